@@ -1,0 +1,157 @@
+/**
+ * Process configuration, read once from environment variables and validated at start-up. A bad value
+ * throws {@link ConfigError} naming the variable; main.ts prints it and exits. Operator-editable
+ * settings (SMTP servers, rates, privacy) live in the database instead (conventions §10).
+ * Source: issue "Foundation" §2.
+ */
+import { resolve } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { ConfigError } from './errors.js';
+import { parseSender, type Sender } from './mail/address.js';
+
+/** Validated configuration. Durations are milliseconds. */
+export interface Config {
+  /** TCP port the HTTP server listens on (PORT, default 9000). */
+  port: number;
+  /** Interface to bind (HOST, default 0.0.0.0). */
+  host: string;
+  /** PostgreSQL connection string (DATABASE_URL); null means the embedded PGlite store. */
+  databaseUrl: string | null;
+  /** Absolute directory for the embedded database and uploads (MAILROOM_DATA_DIR, default ./data). */
+  dataDir: string;
+  /** Public base URL used in links inside e-mails, without trailing slash (MAILROOM_ROOT_URL). */
+  rootUrl: string;
+  /** API user name (MAILROOM_ADMIN_USER, default `admin`). */
+  adminUser: string;
+  /** API password; null keeps the stored one (or generates one on first start). */
+  adminPassword: string | null;
+  /** SMTP server of the default `email` messenger (MAILROOM_SMTP_URL). */
+  smtp: SmtpUrl;
+  /** Default sender (MAILROOM_FROM_EMAIL), `Name <address>`. */
+  fromEmail: string;
+  /** Parsed form of {@link fromEmail}. */
+  from: Sender;
+  /** Log level for pino (LOG_LEVEL, default info). */
+  logLevel: string;
+  /** This process's instance id, used for work leases (MAILROOM_INSTANCE_ID, default random). */
+  instanceId: string;
+  /** When true the process serves the API but never sends campaigns (MAILROOM_API_ONLY). */
+  apiOnly: boolean;
+}
+
+/** An SMTP server parsed from an `smtp://` or `smtps://` URL. */
+export interface SmtpUrl {
+  host: string;
+  port: number;
+  /** true for implicit TLS (`smtps://`, usually port 465). */
+  secure: boolean;
+  user: string | null;
+  password: string | null;
+}
+
+const LOG_LEVELS = new Set(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
+
+/** Reads and validates configuration from `env`. Throws ConfigError naming the first bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = parsePort(env.PORT ?? '9000', 'PORT');
+  const host = nonEmpty(env.HOST ?? '0.0.0.0', 'HOST');
+  const databaseUrl = parseDatabaseUrl(env.DATABASE_URL);
+  const dataDir = resolve(nonEmpty(env.MAILROOM_DATA_DIR ?? './data', 'MAILROOM_DATA_DIR'));
+  const rootUrl = parseRootUrl(env.MAILROOM_ROOT_URL ?? `http://localhost:${port}`);
+  const adminUser = parseAdminUser(env.MAILROOM_ADMIN_USER ?? 'admin');
+  const adminPassword = parseAdminPassword(env.MAILROOM_ADMIN_PASSWORD);
+  const smtp = parseSmtpUrl(env.MAILROOM_SMTP_URL ?? 'smtp://localhost:25');
+  const fromEmail = (env.MAILROOM_FROM_EMAIL ?? 'Mailroom <mailroom@localhost>').trim();
+  const from = parseSender(fromEmail);
+  if (from === null) throw new ConfigError('MAILROOM_FROM_EMAIL', 'must be `Name <address>` or an e-mail address');
+  const logLevel = (env.LOG_LEVEL ?? 'info').toLowerCase();
+  if (!LOG_LEVELS.has(logLevel)) throw new ConfigError('LOG_LEVEL', `must be one of ${[...LOG_LEVELS].join(', ')}`);
+  const instanceId = env.MAILROOM_INSTANCE_ID?.trim() || randomUUID();
+  const apiOnly = parseBool(env.MAILROOM_API_ONLY ?? 'false', 'MAILROOM_API_ONLY');
+  return { port, host, databaseUrl, dataDir, rootUrl, adminUser, adminPassword, smtp, fromEmail, from, logLevel, instanceId, apiOnly };
+}
+
+function nonEmpty(value: string, name: string): string {
+  const trimmed = value.trim();
+  if (trimmed === '') throw new ConfigError(name, 'must not be empty');
+  return trimmed;
+}
+
+function parsePort(value: string, name: string): number {
+  if (!/^\d+$/u.test(value.trim())) throw new ConfigError(name, `must be a port number, got "${value}"`);
+  const port = Number(value);
+  if (port < 1 || port > 65535) throw new ConfigError(name, `must be between 1 and 65535, got ${port}`);
+  return port;
+}
+
+function parseBool(value: string, name: string): boolean {
+  const v = value.trim().toLowerCase();
+  if (['1', 'true', 'yes', 'on'].includes(v)) return true;
+  if (['0', 'false', 'no', 'off', ''].includes(v)) return false;
+  throw new ConfigError(name, `must be true or false, got "${value}"`);
+}
+
+function parseDatabaseUrl(value: string | undefined): string | null {
+  if (value === undefined || value.trim() === '') return null;
+  let url: URL;
+  try {
+    url = new URL(value.trim());
+  } catch {
+    throw new ConfigError('DATABASE_URL', 'must be a URL like postgres://user:password@host:5432/database');
+  }
+  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
+    throw new ConfigError('DATABASE_URL', `must use postgres:// or postgresql://, got ${url.protocol}//`);
+  }
+  return value.trim();
+}
+
+function parseRootUrl(value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value.trim());
+  } catch {
+    throw new ConfigError('MAILROOM_ROOT_URL', `must be an absolute http(s) URL, got "${value}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError('MAILROOM_ROOT_URL', 'must use http:// or https://');
+  }
+  if (url.search !== '' || url.hash !== '') {
+    throw new ConfigError('MAILROOM_ROOT_URL', 'must not have a query string or fragment');
+  }
+  return url.toString().replace(/\/+$/u, '');
+}
+
+function parseAdminUser(value: string): string {
+  const user = value.trim();
+  if (!/^[A-Za-z0-9_.@-]{3,200}$/u.test(user)) {
+    throw new ConfigError('MAILROOM_ADMIN_USER', 'must be 3-200 characters of letters, digits, _ . @ -');
+  }
+  return user;
+}
+
+function parseAdminPassword(value: string | undefined): string | null {
+  if (value === undefined || value === '') return null;
+  if (value.length < 8) throw new ConfigError('MAILROOM_ADMIN_PASSWORD', 'must be at least 8 characters');
+  if (value.length > 1000) throw new ConfigError('MAILROOM_ADMIN_PASSWORD', 'must be at most 1000 characters');
+  if (value.includes(':')) throw new ConfigError('MAILROOM_ADMIN_PASSWORD', 'must not contain ":" (HTTP Basic separator)');
+  return value;
+}
+
+/** Parses `smtp://[user:pass@]host[:port]` or `smtps://…`. Throws ConfigError naming MAILROOM_SMTP_URL. */
+export function parseSmtpUrl(value: string, name = 'MAILROOM_SMTP_URL'): SmtpUrl {
+  let url: URL;
+  try {
+    url = new URL(value.trim());
+  } catch {
+    throw new ConfigError(name, 'must be a URL like smtp://user:password@host:587');
+  }
+  if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') {
+    throw new ConfigError(name, `must use smtp:// or smtps://, got ${url.protocol}//`);
+  }
+  if (url.hostname === '') throw new ConfigError(name, 'must name a host');
+  const secure = url.protocol === 'smtps:';
+  const port = url.port === '' ? (secure ? 465 : 25) : Number(url.port);
+  const user = url.username === '' ? null : decodeURIComponent(url.username);
+  const password = url.password === '' ? null : decodeURIComponent(url.password);
+  return { host: url.hostname.replace(/^\[(.*)\]$/u, '$1'), port, secure, user, password };
+}

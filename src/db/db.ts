@@ -1,0 +1,93 @@
+/**
+ * The database seen by the rest of Mailroom: one SQL dialect (PostgreSQL) behind two stores, a `pg`
+ * connection pool or an embedded PGlite instance (issue "Foundation" §3). Services never import a
+ * driver; they get a {@link Db} from the composition root (src/deps.ts).
+ */
+import type { NamedQuery } from './queries.js';
+
+/** A result row as returned by the drivers: column name → parsed value. */
+export type Row = Record<string, unknown>;
+
+/** Named parameters for a {@link NamedQuery}: `:name` in the SQL text → `params.name`. */
+export type Params = Record<string, unknown>;
+
+/** Something that can run statements: the database itself, or an open transaction. */
+export interface Queryable {
+  /** Runs a named query with named parameters and returns its rows. Throws the driver's error. */
+  run<R = Row>(query: NamedQuery, params?: Params): Promise<R[]>;
+  /** Runs literal SQL with positional `$n` parameters (migrations, guarded expressions). */
+  sql<R = Row>(text: string, params?: unknown[]): Promise<R[]>;
+}
+
+/** Options for {@link Db.tx}. */
+export interface TxOptions {
+  /** Start the transaction READ ONLY (segmentation queries run this way). */
+  readOnly?: boolean;
+}
+
+/** Which store backs a {@link Db}. */
+export type StoreKind = 'postgres' | 'pglite';
+
+/** A database connection (pool) with transactions. */
+export interface Db extends Queryable {
+  readonly kind: StoreKind;
+  /**
+   * Runs `fn` inside one transaction: committed when `fn` resolves, rolled back when it throws (the
+   * error is re-thrown). On PGlite, other statements wait while the transaction is open.
+   */
+  tx<T>(fn: (q: Queryable) => Promise<T>, opts?: TxOptions): Promise<T>;
+  /** Runs a script of several statements without parameters (migrations). */
+  exec(script: string): Promise<void>;
+  /** Checks the database answers; throws when it does not. */
+  ping(): Promise<void>;
+  /** Closes every connection. The Db must not be used afterwards. */
+  close(): Promise<void>;
+}
+
+/** A PostgreSQL error as both drivers report it (SQLSTATE `code`, violated `constraint`). */
+export interface DbError extends Error {
+  code: string;
+  constraint?: string;
+  detail?: string;
+}
+
+/** True when `err` is a database error, optionally with the given SQLSTATE code. */
+export function isDbError(err: unknown, code?: string): err is DbError {
+  if (typeof err !== 'object' || err === null) return false;
+  const c = (err as { code?: unknown }).code;
+  if (typeof c !== 'string' || !/^[0-9A-Z]{5}$/u.test(c)) return false;
+  return code === undefined || c === code;
+}
+
+/** True when `err` violates the named unique/foreign-key/check constraint. */
+export function violates(err: unknown, constraint: string): boolean {
+  return isDbError(err) && err.constraint === constraint;
+}
+
+/** SQLSTATE codes Mailroom reacts to. */
+export const SqlState = {
+  uniqueViolation: '23505',
+  foreignKeyViolation: '23503',
+  checkViolation: '23514',
+  queryCanceled: '57014',
+  serializationFailure: '40001',
+  deadlockDetected: '40P01',
+} as const;
+
+/**
+ * True for errors that mean "the database is unreachable or restarting" rather than a bad statement:
+ * connection refused/reset, admin shutdown (57P01..57P03), connection exceptions (08xxx). Workers use it
+ * to back off and retry instead of failing work.
+ */
+export function isConnectionError(err: unknown): boolean {
+  if (typeof err !== 'object' || err === null) return false;
+  const code = (err as { code?: unknown }).code;
+  if (typeof code !== 'string') return false;
+  return (
+    code.startsWith('08') ||
+    code === '57P01' ||
+    code === '57P02' ||
+    code === '57P03' ||
+    ['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND', 'EHOSTUNREACH'].includes(code)
+  );
+}
