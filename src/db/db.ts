@@ -8,8 +8,8 @@ import type { NamedQuery } from './queries.js';
 /** A result row as returned by the drivers: column name → parsed value. */
 export type Row = Record<string, unknown>;
 
-/** Named parameters for a {@link NamedQuery}: `:name` in the SQL text → `params.name`. */
-export type Params = Record<string, unknown>;
+/** Named parameters for a {@link NamedQuery}: `:name` in the SQL text → `params.name`. Any object. */
+export type Params = object;
 
 /** Something that can run statements: the database itself, or an open transaction. */
 export interface Queryable {

@@ -125,10 +125,11 @@ function skipNonCode(sql: string, i: number): number {
 }
 
 /** Orders the named values of `params` as the query's `$n` placeholders expect. */
-export function positionalParams(query: NamedQuery, params: Record<string, unknown> = {}): unknown[] {
+export function positionalParams(query: NamedQuery, params: object = {}): unknown[] {
+  const values = params as Record<string, unknown>;
   return query.params.map((p) => {
-    if (!(p in params)) throw new QueryDefinitionError(`query "${query.name}" needs parameter "${p}"`);
-    const v = params[p];
+    if (!(p in values)) throw new QueryDefinitionError(`query "${query.name}" needs parameter "${p}"`);
+    const v = values[p];
     return v === undefined ? null : v;
   });
 }
@@ -150,4 +151,19 @@ export function loadQueries<const N extends string>(file: URL, names: readonly N
   const unused = [...all.keys()].filter((k) => !(names as readonly string[]).includes(k));
   if (unused.length > 0) throw new QueryDefinitionError(`${path}: queries defined but not used: ${unused.join(', ')}`);
   return out;
+}
+
+/** Marker in a query's text that {@link withOrder} replaces with an ORDER BY expression. */
+export const ORDER_MARKER = '%order%';
+
+/**
+ * Returns `query` with its `%order%` marker replaced by `expression` (e.g. `subscribers.name ASC`).
+ * The expression must come from a caller's allow-list of column names, never from request input
+ * (conventions §2). Throws QueryDefinitionError when the query has no marker.
+ */
+export function withOrder(query: NamedQuery, expression: string): NamedQuery {
+  if (!query.text.includes(ORDER_MARKER)) {
+    throw new QueryDefinitionError(`query "${query.name}" has no ${ORDER_MARKER} marker`);
+  }
+  return { ...query, text: query.text.split(ORDER_MARKER).join(expression) };
 }

@@ -1,0 +1,45 @@
+/**
+ * Route table of the lists API (spec 4.2).
+ */
+import type { App } from '../../http/types.js';
+import { Envelope, errorResponses, IdParams, Page, TrueEnvelope } from '../../http/schemas.js';
+import { multipartAsBody } from '../../http/form.js';
+import { List, ListCreate, ListDeleteQuery, ListQuery, ListUpdate } from './schemas.js';
+import type { ListService } from './service.js';
+
+const tags = ['lists'];
+
+/** Registers the lists routes. */
+export function listRoutes(app: App, lists: ListService): void {
+  app.get('/api/lists', {
+    schema: { tags, summary: 'Search and page lists', querystring: ListQuery, response: { 200: Envelope(Page(List)), ...errorResponses } },
+  }, async (req) => ({ data: await lists.query(req.query) }));
+
+  app.get('/api/lists/:id', {
+    schema: { tags, summary: 'Get one list', params: IdParams, response: { 200: Envelope(List), ...errorResponses } },
+  }, async (req) => ({ data: await lists.get(req.params.id) }));
+
+  app.post('/api/lists', {
+    schema: { tags, summary: 'Create a list', body: ListCreate, response: { 200: Envelope(List), ...errorResponses } },
+  }, async (req) => ({ data: await lists.create(req.body) }));
+
+  app.put('/api/lists/:id', {
+    preValidation: multipartAsBody(['tags']),
+    schema: { tags, summary: 'Update a list (JSON or multipart form)', params: IdParams, body: ListUpdate, response: { 200: Envelope(List), ...errorResponses } },
+  }, async (req) => ({ data: await lists.update(req.params.id, req.body) }));
+
+  app.delete('/api/lists/:id', {
+    schema: { tags, summary: 'Delete a list', params: IdParams, response: { 200: TrueEnvelope, ...errorResponses } },
+  }, async (req) => {
+    await lists.delete(req.params.id);
+    return { data: true as const };
+  });
+
+  app.delete('/api/lists', {
+    schema: { tags, summary: 'Delete several lists (?id=1&id=2)', querystring: ListDeleteQuery, response: { 200: TrueEnvelope, ...errorResponses } },
+  }, async (req) => {
+    await lists.deleteMany(req.query.id);
+    return { data: true as const };
+  });
+}
+

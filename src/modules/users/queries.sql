@@ -1,0 +1,14 @@
+-- name: user-get-by-username
+-- The enabled user with this username, for authentication.
+SELECT id, username, password_hash FROM users WHERE username = :username AND status = 'enabled';
+
+-- name: user-upsert-password
+-- Creates the API user or replaces its password (MAILROOM_ADMIN_PASSWORD at start-up).
+INSERT INTO users (username, password_hash, type) VALUES (:username, :password_hash, 'api')
+ON CONFLICT (username) DO UPDATE SET password_hash = EXCLUDED.password_hash, status = 'enabled', updated_at = now();
+
+-- name: user-insert-if-absent
+-- Creates the API user only when it does not exist yet; returns the row when it was created.
+INSERT INTO users (username, password_hash, type) VALUES (:username, :password_hash, 'api')
+ON CONFLICT (username) DO NOTHING
+RETURNING id;

@@ -1,0 +1,98 @@
+/**
+ * The API user: created or updated at start from MAILROOM_ADMIN_USER / MAILROOM_ADMIN_PASSWORD, and
+ * checked on every authenticated request (issue "Foundation" §2, §5). Passwords are stored as scrypt
+ * hashes; verified credentials are remembered for a minute so a burst of API calls costs one scrypt.
+ */
+import { createHash, randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import type { Db } from '../../db/db.js';
+import { loadQueries } from '../../db/queries.js';
+
+const Q = loadQueries(new URL('./queries.sql', import.meta.url), [
+  'user-get-by-username',
+  'user-upsert-password',
+  'user-insert-if-absent',
+]);
+
+// scrypt cost: N=2^15, r=8, p=1 (~30-60 ms, 32 MiB) — OWASP's recommended minimum is N=2^17 with r=8;
+// 2^15 keeps first-request latency reasonable on small machines while still costing an attacker.
+const SCRYPT: ScryptOptions = { N: 2 ** 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
+const KEY_BYTES = 32;
+const CACHE_MS = 60_000;
+
+function scrypt(password: string, salt: Buffer, opts: ScryptOptions): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    scryptCb(password, salt, KEY_BYTES, opts, (err, key) => (err ? reject(err) : resolve(key)));
+  });
+}
+
+/** Hashes a password as `scrypt$N$r$p$salt$hash` (base64 parts). */
+export async function hashPassword(password: string): Promise<string> {
+  const salt = randomBytes(16);
+  const key = await scrypt(password, salt, SCRYPT);
+  return ['scrypt', SCRYPT.N, SCRYPT.r, SCRYPT.p, salt.toString('base64'), key.toString('base64')].join('$');
+}
+
+/** Checks a password against a stored hash in constant time. False for malformed hashes. */
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  const [kind, n, r, p, salt, hash] = stored.split('$');
+  if (kind !== 'scrypt' || !salt || !hash) return false;
+  const expected = Buffer.from(hash, 'base64');
+  const opts = { N: Number(n), r: Number(r), p: Number(p), maxmem: SCRYPT.maxmem };
+  const actual = await scrypt(password, Buffer.from(salt, 'base64'), opts);
+  return actual.length === expected.length && timingSafeEqual(actual, expected);
+}
+
+/** A generated password: 24 characters from a 62-letter alphabet (~143 bits). */
+export function generatePassword(): string {
+  const alphabet = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789';
+  const bytes = randomBytes(48);
+  let out = '';
+  for (const b of bytes) {
+    if (b < alphabet.length * 4) out += alphabet[b % alphabet.length];
+    if (out.length === 24) break;
+  }
+  return out;
+}
+
+/** Verifies API credentials; remembers successes for a minute (never failures). */
+export class UserService {
+  private readonly verified = new Map<string, number>();
+  // A hash to burn the same scrypt time on for unknown users, so timing does not reveal user names.
+  private dummyHash: Promise<string> | null = null;
+
+  constructor(private readonly db: Db) {}
+
+  /**
+   * Creates or updates the API user at start-up. With a password, stores it; without one, creates the
+   * user with a generated password on first start and returns that password (to be printed once);
+   * returns null when nothing was generated.
+   */
+  async ensureAdmin(username: string, password: string | null): Promise<string | null> {
+    if (password !== null) {
+      await this.db.run(Q['user-upsert-password'], { username, password_hash: await hashPassword(password) });
+      return null;
+    }
+    const generated = generatePassword();
+    const rows = await this.db.run(Q['user-insert-if-absent'], { username, password_hash: await hashPassword(generated) });
+    return rows.length > 0 ? generated : null;
+  }
+
+  /** True when `username`/`password` belong to an enabled user. */
+  async verify(username: string, password: string): Promise<boolean> {
+    const key = createHash('sha256').update(`${username}\u0000${password}`).digest('base64');
+    const until = this.verified.get(key);
+    if (until !== undefined && until > Date.now()) return true;
+    const [user] = await this.db.run<{ password_hash: string }>(Q['user-get-by-username'], { username });
+    if (user === undefined) {
+      this.dummyHash ??= hashPassword(generatePassword());
+      await verifyPassword(password, await this.dummyHash);
+      return false;
+    }
+    const ok = await verifyPassword(password, user.password_hash);
+    if (ok) {
+      if (this.verified.size > 1000) this.verified.clear();
+      this.verified.set(key, Date.now() + CACHE_MS);
+    }
+    return ok;
+  }
+}
