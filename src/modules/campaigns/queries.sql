@@ -1,0 +1,73 @@
+-- Campaigns (spec 4.7, reference §7). Campaign JSON carries view/click/bounce counts and its lists.
+
+-- name: campaign-query
+-- One page of campaigns matching the filters, with the total number of matches in every row.
+SELECT c.id, c.created_at, c.updated_at, c.started_at, c.to_send, c.sent, c.uuid, c.type, c.name, c.subject,
+       c.from_email, CASE WHEN :no_body::bool THEN '' ELSE c.body END AS body,
+       CASE WHEN :no_body::bool THEN NULL ELSE c.body_source END AS body_source, c.altbody, c.send_at, c.status,
+       c.status_reason, c.content_type, c.tags, c.headers, c.attribs, c.template_id, c.messenger, c.archive,
+       c.archive_slug, c.archive_template_id, c.archive_meta,
+       (SELECT count(*) FROM campaign_views v WHERE v.campaign_id = c.id)::int AS views,
+       (SELECT count(*) FROM link_clicks k WHERE k.campaign_id = c.id)::int AS clicks,
+       (SELECT count(*) FROM bounces b WHERE b.campaign_id = c.id)::int AS bounces,
+       coalesce((SELECT jsonb_agg(jsonb_build_object('id', cl.list_id, 'name', cl.list_name) ORDER BY cl.list_name)
+                 FROM campaign_lists cl WHERE cl.campaign_id = c.id), '[]'::jsonb) AS lists,
+       '[]'::jsonb AS media,
+       count(*) OVER ()::int AS total
+FROM campaigns c
+WHERE (:search::text = '' OR lower(c.name || ' ' || c.subject) LIKE '%' || :search::text || '%' ESCAPE '\')
+  AND (cardinality(:statuses::text[]) = 0 OR c.status = ANY(:statuses::text[]))
+  AND c.tags @> :tags::text[]
+ORDER BY %order%
+LIMIT :limit::int OFFSET :offset::int;
+
+-- name: campaign-count
+SELECT count(*)::int AS total FROM campaigns c
+WHERE (:search::text = '' OR lower(c.name || ' ' || c.subject) LIKE '%' || :search::text || '%' ESCAPE '\')
+  AND (cardinality(:statuses::text[]) = 0 OR c.status = ANY(:statuses::text[]))
+  AND c.tags @> :tags::text[];
+
+-- name: campaign-get
+SELECT c.id, c.created_at, c.updated_at, c.started_at, c.to_send, c.sent, c.uuid, c.type, c.name, c.subject,
+       c.from_email, c.body, c.body_source, c.altbody, c.send_at, c.status, c.status_reason, c.content_type, c.tags,
+       c.headers, c.attribs, c.template_id, c.messenger, c.archive, c.archive_slug, c.archive_template_id,
+       c.archive_meta,
+       (SELECT count(*) FROM campaign_views v WHERE v.campaign_id = c.id)::int AS views,
+       (SELECT count(*) FROM link_clicks k WHERE k.campaign_id = c.id)::int AS clicks,
+       (SELECT count(*) FROM bounces b WHERE b.campaign_id = c.id)::int AS bounces,
+       coalesce((SELECT jsonb_agg(jsonb_build_object('id', cl.list_id, 'name', cl.list_name) ORDER BY cl.list_name)
+                 FROM campaign_lists cl WHERE cl.campaign_id = c.id), '[]'::jsonb) AS lists,
+       '[]'::jsonb AS media
+FROM campaigns c
+WHERE c.id = :id;
+
+-- name: campaign-insert
+INSERT INTO campaigns (name, subject, from_email, body, altbody, content_type, send_at, headers, attribs,
+                       tags, type, messenger, template_id)
+VALUES (:name, :subject, :from_email, :body, :altbody, :content_type, :send_at::timestamptz, :headers::jsonb,
+        :attribs::jsonb, :tags::text[], :type, :messenger, :template_id::int)
+RETURNING id;
+
+-- name: campaign-lists-clear
+DELETE FROM campaign_lists WHERE campaign_id = :campaign_id;
+
+-- name: campaign-lists-add
+-- Targets the given lists, keeping a copy of each list's name (it survives the list's deletion).
+INSERT INTO campaign_lists (campaign_id, list_id, list_name)
+SELECT :campaign_id, l.id, l.name FROM lists l WHERE l.id = ANY(:list_ids::int[])
+ON CONFLICT (campaign_id, list_id) DO NOTHING;
+
+-- name: campaign-status-get
+SELECT status, send_at FROM campaigns WHERE id = :id;
+
+-- name: campaign-status-set
+-- Moves the campaign from :from to :to, only if it is still in :from (another request or the engine
+-- may have moved it meanwhile). Entering `running` starts a new run and sets started_at once.
+UPDATE campaigns SET
+  status = :to,
+  status_reason = '',
+  run_no = run_no + CASE WHEN :to = 'running' THEN 1 ELSE 0 END,
+  started_at = CASE WHEN :to = 'running' THEN coalesce(started_at, now()) ELSE started_at END,
+  updated_at = now()
+WHERE id = :id AND status = :from
+RETURNING id;
