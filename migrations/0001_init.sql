@@ -185,6 +185,8 @@ CREATE TABLE campaign_batches (
   first_id      integer NOT NULL,
   last_id       integer NOT NULL,
   checkpoint_id integer NOT NULL,
+  -- Subscribers above checkpoint_id already handled (sent or bounced); at most the in-flight window.
+  done_ids      integer[] NOT NULL DEFAULT '{}',
   sent          integer NOT NULL DEFAULT 0,
   status        text NOT NULL DEFAULT 'open' CHECK (status IN ('open', 'done')),
   owner         text,
@@ -194,6 +196,27 @@ CREATE TABLE campaign_batches (
   CHECK (first_id < last_id AND checkpoint_id BETWEEN first_id AND last_id)
 );
 CREATE INDEX campaign_batches_open_idx ON campaign_batches (campaign_id, id) WHERE status = 'open';
+
+-- The recipients of a campaign with ids in (after, upto], in id order, at most `max_rows` (NULL: all).
+-- The one definition of eligibility (issue "Foundation" §10, reference §15.2): the subscriber is
+-- enabled and on one of the campaign's lists with a membership that is not unsubscribed, and confirmed
+-- on double opt-in lists; opt-in campaigns go only to unconfirmed members of double opt-in lists.
+CREATE FUNCTION campaign_recipients(p_campaign_id integer, p_after integer, p_upto integer, p_max_rows integer)
+RETURNS TABLE (subscriber_id integer) LANGUAGE sql STABLE AS $$
+  SELECT DISTINCT sl.subscriber_id
+  FROM campaigns c
+  JOIN campaign_lists cl ON cl.campaign_id = c.id
+  JOIN lists l ON l.id = cl.list_id
+  JOIN subscriber_lists sl ON sl.list_id = cl.list_id
+  JOIN subscribers s ON s.id = sl.subscriber_id
+  WHERE c.id = p_campaign_id
+    AND sl.subscriber_id > p_after AND sl.subscriber_id <= p_upto
+    AND s.status = 'enabled'
+    AND CASE WHEN c.type = 'optin' THEN l.optin = 'double' AND sl.status = 'unconfirmed'
+             ELSE sl.status <> 'unsubscribed' AND (l.optin = 'single' OR sl.status = 'confirmed') END
+  ORDER BY sl.subscriber_id
+  LIMIT p_max_rows
+$$;
 
 CREATE TABLE campaign_views (
   id            bigserial PRIMARY KEY,

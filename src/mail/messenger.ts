@@ -1,0 +1,85 @@
+/**
+ * Messengers deliver rendered messages: the SMTP messenger `email` (and `email-<name>` per server), and
+ * later HTTP postback messengers (reference §18). The delivery engine only knows this interface
+ * (conventions §7).
+ */
+
+/** A rendered message for one recipient. */
+export interface OutgoingMessage {
+  /** `Name <address>` or a bare address. */
+  from: string;
+  to: { name: string; address: string };
+  subject: string;
+  /** HTML body; absent for plain-text messages. */
+  html?: string;
+  /** Plain-text body or alternative part. */
+  text?: string;
+  /** Extra headers in order; values are already rendered. */
+  headers: Array<[string, string]>;
+  /** Message-ID without angle brackets, e.g. `campaign.subscriber@example.com`. */
+  messageId: string;
+  attachments?: Array<{ filename: string; content: Buffer; contentType?: string }>;
+}
+
+/**
+ * Why a send failed. `transient`: try again later (SMTP 4xx, connection errors, timeouts); the message
+ * must not be counted as sent. `permanent`: this recipient or message will never be accepted (SMTP 5xx);
+ * recorded as a hard bounce.
+ */
+export type FailureKind = 'transient' | 'permanent';
+
+/** A failed send, classified. */
+export class SendError extends Error {
+  readonly kind: FailureKind;
+  /** SMTP reply code when the server answered (e.g. 421, 550). */
+  readonly responseCode: number | null;
+
+  constructor(kind: FailureKind, message: string, responseCode: number | null = null) {
+    super(message);
+    this.name = 'SendError';
+    this.kind = kind;
+    this.responseCode = responseCode;
+  }
+}
+
+/** A channel that delivers messages. */
+export interface Messenger {
+  /** Name campaigns refer to (`email`, `email-<server>`, a postback name). */
+  readonly name: string;
+  /** Delivers one message; resolves once the server accepted it. Throws SendError. */
+  push(message: OutgoingMessage): Promise<void>;
+  /** Closes pooled connections; pending pushes may fail. */
+  close(): Promise<void>;
+}
+
+/** The configured messengers, by name. */
+export class MessengerRegistry {
+  private readonly byName = new Map<string, Messenger>();
+
+  constructor(messengers: Messenger[] = []) {
+    for (const m of messengers) this.byName.set(m.name, m);
+  }
+
+  /** The messenger called `name`, or undefined. */
+  get(name: string): Messenger | undefined {
+    return this.byName.get(name);
+  }
+
+  /** Names of every configured messenger, sorted. */
+  names(): string[] {
+    return [...this.byName.keys()].sort();
+  }
+
+  /** Replaces the set of messengers (settings changed); closes the ones that are gone or replaced. */
+  async replace(messengers: Messenger[]): Promise<void> {
+    const old = [...this.byName.values()];
+    this.byName.clear();
+    for (const m of messengers) this.byName.set(m.name, m);
+    await Promise.allSettled(old.filter((m) => !messengers.includes(m)).map((m) => m.close()));
+  }
+
+  /** Closes every messenger. */
+  async closeAll(): Promise<void> {
+    await Promise.allSettled([...this.byName.values()].map((m) => m.close()));
+  }
+}

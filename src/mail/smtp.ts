@@ -1,0 +1,95 @@
+/**
+ * The SMTP messenger: a nodemailer connection pool to one server. Failures are classified from the
+ * error's `code` and SMTP `responseCode`, never from message text (conventions §7; nodemailer
+ * lib/errors): 5xx replies are permanent, 4xx replies and connection-level errors are transient.
+ */
+import nodemailer, { type Transporter } from 'nodemailer';
+import type SMTPPool from 'nodemailer/lib/smtp-pool/index.js';
+import { SendError, type Messenger, type OutgoingMessage } from './messenger.js';
+
+/** Connection settings of one SMTP server. Durations in milliseconds. */
+export interface SmtpServerOptions {
+  host: string;
+  port: number;
+  /** Implicit TLS from the first byte (port 465, `smtps://`). */
+  secure: boolean;
+  /** Require STARTTLS upgrade (refuse plain connections). */
+  requireTls?: boolean;
+  /** Skip certificate verification (self-signed relays). */
+  tlsSkipVerify?: boolean;
+  user?: string | null;
+  password?: string | null;
+  /** Concurrent connections in the pool (default 10). */
+  maxConnections?: number;
+  /** Messages sent over one connection before it is recycled (default 1000). */
+  maxMessagesPerConnection?: number;
+  /** Time to establish a connection and to wait for greetings (default 10 s). */
+  connectionTimeoutMs?: number;
+  /** Inactivity timeout of a connection (default 30 s). */
+  socketTimeoutMs?: number;
+  /** EHLO name (default: the OS host name). */
+  helloName?: string;
+}
+
+/** Classifies a nodemailer error as transient or permanent and wraps it in a SendError. */
+export function classifySmtpError(err: unknown): SendError {
+  const e = err as { code?: string; responseCode?: number; response?: string; message?: string };
+  const rc = typeof e.responseCode === 'number' ? e.responseCode : null;
+  const detail = (e.response ?? e.message ?? 'SMTP error').slice(0, 500);
+  if (rc !== null && rc >= 500 && rc < 600) return new SendError('permanent', detail, rc);
+  return new SendError('transient', detail, rc);
+}
+
+/** Sends through one SMTP server with a pooled transport. */
+export class SmtpMessenger implements Messenger {
+  private readonly transport: Transporter<SMTPPool.SentMessageInfo>;
+
+  constructor(
+    readonly name: string,
+    options: SmtpServerOptions,
+  ) {
+    const auth = options.user ? { user: options.user, pass: options.password ?? '' } : undefined;
+    this.transport = nodemailer.createTransport({
+      pool: true,
+      host: options.host,
+      port: options.port,
+      secure: options.secure,
+      requireTLS: options.requireTls ?? false,
+      ignoreTLS: false,
+      tls: { rejectUnauthorized: !(options.tlsSkipVerify ?? false) },
+      auth,
+      maxConnections: options.maxConnections ?? 10,
+      maxMessages: options.maxMessagesPerConnection ?? 1000,
+      connectionTimeout: options.connectionTimeoutMs ?? 10_000,
+      greetingTimeout: options.connectionTimeoutMs ?? 10_000,
+      socketTimeout: options.socketTimeoutMs ?? 30_000,
+      ...(options.helloName ? { name: options.helloName } : {}),
+    });
+  }
+
+  /** Sends one message; resolves when the server accepted it. Throws a classified SendError. */
+  async push(message: OutgoingMessage): Promise<void> {
+    try {
+      const info = await this.transport.sendMail({
+        from: message.from,
+        to: message.to.name ? { name: message.to.name, address: message.to.address } : message.to.address,
+        subject: message.subject,
+        html: message.html,
+        text: message.text,
+        headers: message.headers.map(([key, value]) => ({ key, value })),
+        messageId: `<${message.messageId}>`,
+        attachments: message.attachments,
+        disableFileAccess: true,
+        disableUrlAccess: true,
+      });
+      if (info.rejected.length > 0) throw Object.assign(new Error(info.response), { responseCode: 550 });
+    } catch (err) {
+      throw classifySmtpError(err);
+    }
+  }
+
+  /** Closes the pool. */
+  async close(): Promise<void> {
+    this.transport.close();
+  }
+}

@@ -1,0 +1,134 @@
+/**
+ * The database side of the delivery engine: claiming batches with leases, fetching their recipients,
+ * checkpointing progress. Everything the runner knows about persistence goes through this class.
+ */
+import type { Db } from '../db/db.js';
+import { loadQueries } from '../db/queries.js';
+import type { CampaignForMessage, SubscriberForMessage } from '../mail/campaign-message.js';
+
+const Q = loadQueries(new URL('./queries.sql', import.meta.url), [
+  'scheduled-start-due',
+  'running-campaigns',
+  'campaign-statuses',
+  'run-prepare',
+  'batch-reclaim',
+  'batch-carve',
+  'batch-recipients',
+  'batch-checkpoint',
+  'batch-release-owned',
+  'campaign-finish-if-complete',
+  'campaign-pause-with-reason',
+  'bounce-insert',
+]);
+
+/** A running campaign as the engine sees it. */
+export interface RunningCampaign extends CampaignForMessage {
+  run_no: number;
+  /** Body of the campaign's template; null when it has none. */
+  template_body: string | null;
+}
+
+/** A claimed unit of work: recipients with first_id < id <= last_id. */
+export interface Batch {
+  id: number;
+  campaign_id: number;
+  first_id: number;
+  last_id: number;
+  checkpoint_id: number;
+  done_ids: number[];
+}
+
+/** Progress to record for a batch (see batch-checkpoint in queries.sql). */
+export interface Checkpoint {
+  checkpointId: number;
+  doneIds: number[];
+  /** Confirmed sends since the previous checkpoint. */
+  sent: number;
+  /** The whole batch is handled. */
+  done: boolean;
+  /** Give the batch up (pause, shutdown) so another run or instance continues it. */
+  release: boolean;
+}
+
+/** Persistence for the delivery engine. Lease durations in milliseconds. */
+export class CampaignStore {
+  constructor(private readonly db: Db) {}
+
+  /** Moves due scheduled campaigns to running; returns their ids. */
+  async startDueScheduled(): Promise<number[]> {
+    return (await this.db.run<{ id: number }>(Q['scheduled-start-due'])).map((r) => r.id);
+  }
+
+  /** Every running campaign. */
+  runningCampaigns(): Promise<RunningCampaign[]> {
+    return this.db.run<RunningCampaign>(Q['running-campaigns']);
+  }
+
+  /** Current status of each given campaign, by id (missing: deleted). */
+  async statuses(ids: number[]): Promise<Map<number, string>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.db.run<{ id: number; status: string }>(Q['campaign-statuses'], { ids });
+    return new Map(rows.map((r) => [r.id, r.status]));
+  }
+
+  /** Prepares the campaign's current run if not yet done (fixes to_send and the id range). */
+  async prepareRun(campaignId: number): Promise<void> {
+    await this.db.run(Q['run-prepare'], { id: campaignId });
+  }
+
+  /** Claims the next batch of a running campaign: a free open batch first, else a new one. Null when none. */
+  async claimBatch(campaignId: number, owner: string, leaseMs: number, batchSize: number): Promise<Batch | null> {
+    const [reclaimed] = await this.db.run<Batch>(Q['batch-reclaim'], { campaign_id: campaignId, owner, lease_ms: leaseMs });
+    if (reclaimed) return reclaimed;
+    const [carved] = await this.db.run<Batch>(Q['batch-carve'], { campaign_id: campaignId, owner, lease_ms: leaseMs, batch_size: batchSize });
+    return carved ?? null;
+  }
+
+  /** The batch's recipients still to handle, in id order. */
+  recipients(batch: Batch): Promise<SubscriberForMessage[]> {
+    return this.db.run<SubscriberForMessage>(Q['batch-recipients'], {
+      campaign_id: batch.campaign_id,
+      after: batch.checkpoint_id,
+      upto: batch.last_id,
+      done_ids: batch.done_ids,
+    });
+  }
+
+  /**
+   * Records progress on a batch this instance owns and renews its lease. Returns the campaign's status,
+   * or null when the batch is no longer ours (lease expired and taken over, or already closed).
+   */
+  async checkpoint(batch: Batch, owner: string, leaseMs: number, cp: Checkpoint): Promise<string | null> {
+    const [row] = await this.db.run<{ status: string }>(Q['batch-checkpoint'], {
+      batch_id: batch.id,
+      owner,
+      lease_ms: leaseMs,
+      checkpoint_id: cp.checkpointId,
+      done_ids: cp.doneIds,
+      sent: cp.sent,
+      done: cp.done,
+      release: cp.release,
+    });
+    return row?.status ?? null;
+  }
+
+  /** Releases open batches held by `owner` (or by anyone) so they can be reclaimed at once. */
+  async releaseOwned(owner: string, everyone: boolean): Promise<number> {
+    return (await this.db.run(Q['batch-release-owned'], { owner, everyone })).length;
+  }
+
+  /** Marks the campaign finished if all its work is done; true when it did. */
+  async finishIfComplete(campaignId: number): Promise<boolean> {
+    return (await this.db.run(Q['campaign-finish-if-complete'], { id: campaignId })).length > 0;
+  }
+
+  /** Pauses a running campaign and records why. */
+  async pause(campaignId: number, reason: string): Promise<void> {
+    await this.db.run(Q['campaign-pause-with-reason'], { id: campaignId, reason });
+  }
+
+  /** Records a bounce for a subscriber of a campaign. */
+  async recordBounce(subscriberId: number, campaignId: number, type: 'hard' | 'soft', meta: Record<string, unknown>): Promise<void> {
+    await this.db.run(Q['bounce-insert'], { subscriber_id: subscriberId, campaign_id: campaignId, type, source: 'smtp', meta: JSON.stringify(meta) });
+  }
+}
