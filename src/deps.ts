@@ -1,0 +1,124 @@
+/**
+ * The composition root (conventions §6): opens the database, applies migrations, and builds every
+ * repository, service, messenger and worker, passing collaborators in. Nothing else constructs them.
+ */
+import type { Logger } from 'pino';
+import type { Config } from './config.js';
+import type { Db } from './db/db.js';
+import { migrate } from './db/migrate.js';
+import { openPglite } from './db/pglite-store.js';
+import { openPostgres } from './db/pg-store.js';
+import { MessengerRegistry } from './mail/messenger.js';
+import { SmtpMessenger } from './mail/smtp.js';
+import { ListRepo } from './modules/lists/repo.js';
+import { ListService } from './modules/lists/service.js';
+import { SubscriberRepo } from './modules/subscribers/repo.js';
+import { SubscriberService } from './modules/subscribers/service.js';
+import { TemplateRepo } from './modules/templates/repo.js';
+import { TemplateService } from './modules/templates/service.js';
+import { CampaignRepo } from './modules/campaigns/repo.js';
+import { CampaignService } from './modules/campaigns/service.js';
+import { SubscriptionPageService } from './modules/subscription-pages/service.js';
+import { UserService } from './modules/users/service.js';
+import { CampaignStore } from './workers/campaign-store.js';
+import { CampaignRunner, DEFAULT_RUNNER_OPTIONS, type RunnerOptions } from './workers/campaign-runner.js';
+import { join } from 'node:path';
+
+/** Everything the HTTP app and the workers use. */
+export interface Deps {
+  config: Config;
+  logger: Logger;
+  db: Db;
+  users: UserService;
+  lists: ListService;
+  subscribers: SubscriberService;
+  templates: TemplateService;
+  campaigns: CampaignService;
+  subscriptionPages: SubscriptionPageService;
+  messengers: MessengerRegistry;
+  /** The delivery engine; null in API-only instances. */
+  runner: CampaignRunner | null;
+  /** Closes workers, messengers and the database. */
+  close(): Promise<void>;
+}
+
+/** Options for {@link buildDeps}, mostly for tests. */
+export interface BuildOptions {
+  /** Use this database instead of opening one from the config (tests). It is not closed by close(). */
+  db?: Db;
+  /** Engine tunables overriding the defaults (tests use short leases and ticks). */
+  runner?: Partial<Omit<RunnerOptions, 'owner'>>;
+}
+
+/** Opens the configured store: PostgreSQL when DATABASE_URL is set, else PGlite under the data dir. */
+export async function openDatabase(config: Config, logger: Logger): Promise<Db> {
+  if (config.databaseUrl !== null) {
+    return openPostgres(config.databaseUrl, { onIdleError: (err) => logger.warn({ err }, 'idle database connection failed') });
+  }
+  return openPglite(join(config.dataDir, 'db'));
+}
+
+/** Builds every dependency; applies migrations and installs defaults on first start. */
+export async function buildDeps(config: Config, logger: Logger, opts: BuildOptions = {}): Promise<Deps> {
+  const db = opts.db ?? (await openDatabase(config, logger));
+  const applied = await migrate(db);
+  if (applied.length > 0) logger.info({ migrations: applied }, 'database migrated');
+
+  const listRepo = new ListRepo(db);
+  const subscriberRepo = new SubscriberRepo(db);
+  const templateRepo = new TemplateRepo(db);
+  const campaignRepo = new CampaignRepo(db);
+  const messengers = new MessengerRegistry([
+    new SmtpMessenger('email', { host: config.smtp.host, port: config.smtp.port, secure: config.smtp.secure, user: config.smtp.user, password: config.smtp.password }),
+  ]);
+
+  const users = new UserService(db);
+  const templates = new TemplateService(db, templateRepo);
+  await templates.installDefaults();
+  const generated = await users.ensureAdmin(config.adminUser, config.adminPassword);
+  if (generated !== null) {
+    // Printed once, on the first start without MAILROOM_ADMIN_PASSWORD; only its hash is stored.
+    process.stdout.write(`\nMailroom API user "${config.adminUser}" created with password: ${generated}\nStore it now; it will not be shown again.\n\n`);
+  }
+
+  let runner: CampaignRunner | null = null;
+  if (!config.apiOnly) {
+    const runnerOpts: RunnerOptions = {
+      ...DEFAULT_RUNNER_OPTIONS,
+      owner: config.instanceId,
+      releaseAllAtStart: db.kind === 'pglite',
+      ...opts.runner,
+    };
+    const urls = () => ({ rootUrl: config.rootUrl, trackViews: true });
+    runner = new CampaignRunner(new CampaignStore(db), messengers, urls, runnerOpts, logger.child({ component: 'campaign-runner' }));
+  }
+
+  const campaigns = new CampaignService({
+    db,
+    repo: campaignRepo,
+    lists: listRepo,
+    templates: templateRepo,
+    messengers,
+    defaultFrom: () => config.fromEmail,
+    onStarted: () => runner?.poke(),
+  });
+
+  return {
+    config,
+    logger,
+    db,
+    users,
+    lists: new ListService(listRepo),
+    subscribers: new SubscriberService(db, subscriberRepo, listRepo),
+    templates,
+    campaigns,
+    subscriptionPages: new SubscriptionPageService(db, subscriberRepo, () => false),
+    messengers,
+    runner,
+    async close() {
+      await runner?.stop();
+      await messengers.closeAll();
+      if (opts.db === undefined) await db.close();
+    },
+  };
+}

@@ -1,0 +1,60 @@
+/**
+ * The only file that listens: loads the configuration, builds the dependencies, starts the HTTP server
+ * and the delivery engine, and stops them gracefully on SIGTERM/SIGINT (stop claiming work, let
+ * in-flight sends settle and write progress, close connections) within a bound.
+ */
+import { pino } from 'pino';
+import { buildApp } from './app.js';
+import { loadConfig, type Config } from './config.js';
+import { buildDeps } from './deps.js';
+import { ConfigError } from './errors.js';
+
+/** Longest graceful shutdown before the process exits anyway (ms). */
+const SHUTDOWN_TIMEOUT_MS = 20_000;
+
+async function main(): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`mailroom: invalid configuration: ${err.message}\n`);
+      process.exit(2);
+    }
+    throw err;
+  }
+  const logger = pino({ level: config.logLevel, base: { instance: config.instanceId.slice(0, 8) } });
+  const deps = await buildDeps(config, logger);
+  const app = await buildApp(deps);
+  await app.listen({ port: config.port, host: config.host });
+  logger.info(
+    { url: `http://${config.host}:${config.port}`, store: deps.db.kind, root_url: config.rootUrl, api_only: config.apiOnly },
+    'mailroom started',
+  );
+  await deps.runner?.start();
+
+  let stopping = false;
+  const shutdown = (signal: string): void => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    const force = setTimeout(() => {
+      logger.error('shutdown took too long; exiting');
+      process.exit(1);
+    }, SHUTDOWN_TIMEOUT_MS);
+    force.unref();
+    void (async () => {
+      await app.close();
+      await deps.close();
+      logger.info('stopped');
+      process.exit(0);
+    })();
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`mailroom: failed to start: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});
