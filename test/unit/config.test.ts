@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+
+describe('loadConfig', () => {
+  it('applies the documented defaults', () => {
+    const c = loadConfig({});
+    expect(c).toMatchObject({ port: 9000, host: '0.0.0.0', databaseUrl: null, rootUrl: 'http://localhost:9000', adminUser: 'admin', adminPassword: null, apiOnly: false });
+    expect(c.smtp).toEqual({ host: 'localhost', port: 25, secure: false, user: null, password: null });
+    expect(c.from).toEqual({ name: 'Mailroom', address: 'mailroom@localhost' });
+  });
+
+  it('derives the root URL from PORT and strips a trailing slash', () => {
+    expect(loadConfig({ PORT: '8080' }).rootUrl).toBe('http://localhost:8080');
+    expect(loadConfig({ MAILROOM_ROOT_URL: 'https://news.example.com/' }).rootUrl).toBe('https://news.example.com');
+  });
+
+  it('parses SMTP URLs with credentials', () => {
+    expect(loadConfig({ MAILROOM_SMTP_URL: 'smtps://u%40x:p%3Aw@mail.example.com' }).smtp).toEqual({
+      host: 'mail.example.com', port: 465, secure: true, user: 'u@x', password: 'p:w',
+    });
+  });
+
+  const bad: Array<[string, string, RegExp]> = [
+    ['PORT', 'abc', /^PORT: must be a port number/],
+    ['PORT', '70000', /^PORT: must be between/],
+    ['DATABASE_URL', 'mysql://x', /^DATABASE_URL: must use postgres/],
+    ['MAILROOM_ROOT_URL', 'ftp://x', /^MAILROOM_ROOT_URL: must use http/],
+    ['MAILROOM_SMTP_URL', 'http://x', /^MAILROOM_SMTP_URL: must use smtp/],
+    ['MAILROOM_FROM_EMAIL', 'nobody', /^MAILROOM_FROM_EMAIL:/],
+    ['MAILROOM_ADMIN_PASSWORD', 'short', /^MAILROOM_ADMIN_PASSWORD: must be at least 8/],
+    ['MAILROOM_ADMIN_USER', 'a b', /^MAILROOM_ADMIN_USER:/],
+    ['MAILROOM_API_ONLY', 'maybe', /^MAILROOM_API_ONLY:/],
+    ['LOG_LEVEL', 'loud', /^LOG_LEVEL:/],
+  ];
+  for (const [name, value, message] of bad) {
+    it(`refuses ${name}=${value} naming the variable`, () => expect(() => loadConfig({ [name]: value })).toThrow(message));
+  }
+});
