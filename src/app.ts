@@ -19,6 +19,7 @@ import { templateRoutes } from './modules/templates/routes.js';
 import { campaignRoutes } from './modules/campaigns/routes.js';
 import { subscriptionPageRoutes } from './modules/subscription-pages/routes.js';
 import { healthRoutes } from './modules/health/routes.js';
+import { settingsRoutes } from './modules/settings/routes.js';
 
 /** Largest JSON or form body accepted by default (1 MiB); upload routes set their own limits. */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -54,5 +55,6 @@ export async function buildApp(deps: Deps): Promise<App> {
   templateRoutes(app, deps.templates);
   campaignRoutes(app, deps.campaigns);
   subscriptionPageRoutes(app, deps.subscriptionPages);
+  settingsRoutes(app, deps.settings);
   return app;
 }

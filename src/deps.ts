@@ -9,7 +9,9 @@ import { migrate } from './db/migrate.js';
 import { openPglite } from './db/pglite-store.js';
 import { openPostgres } from './db/pg-store.js';
 import { MessengerRegistry } from './mail/messenger.js';
-import { SmtpMessenger } from './mail/smtp.js';
+import { buildSmtpMessengers } from './mail/smtp-messengers.js';
+import { coreSettings } from './modules/settings/core-settings.js';
+import { SettingsService } from './modules/settings/service.js';
 import { ListRepo } from './modules/lists/repo.js';
 import { ListService } from './modules/lists/service.js';
 import { SubscriberRepo } from './modules/subscribers/repo.js';
@@ -36,6 +38,9 @@ export interface Deps {
   campaigns: CampaignService;
   subscriptionPages: SubscriptionPageService;
   messengers: MessengerRegistry;
+  settings: SettingsService;
+  /** The core setting declarations (typed keys for `settings.get`). */
+  core: ReturnType<typeof coreSettings>;
   /** The delivery engine; null in API-only instances. */
   runner: CampaignRunner | null;
   /** Closes workers, messengers and the database. */
@@ -68,9 +73,10 @@ export async function buildDeps(config: Config, logger: Logger, opts: BuildOptio
   const subscriberRepo = new SubscriberRepo(db);
   const templateRepo = new TemplateRepo(db);
   const campaignRepo = new CampaignRepo(db);
-  const messengers = new MessengerRegistry([
-    new SmtpMessenger('email', { host: config.smtp.host, port: config.smtp.port, secure: config.smtp.secure, user: config.smtp.user, password: config.smtp.password }),
-  ]);
+  const core = coreSettings(config);
+  const settings = new SettingsService(db, Object.values(core), logger.child({ component: 'settings' }));
+  await settings.init();
+  const messengers = new MessengerRegistry(buildSmtpMessengers(settings.get(core.smtp)));
 
   const users = new UserService(db);
   const templates = new TemplateService(db, templateRepo);
@@ -85,11 +91,13 @@ export async function buildDeps(config: Config, logger: Logger, opts: BuildOptio
   if (!config.apiOnly) {
     const runnerOpts: RunnerOptions = {
       ...DEFAULT_RUNNER_OPTIONS,
+      concurrency: settings.get(core.concurrency),
+      batchSize: settings.get(core.batchSize),
       owner: config.instanceId,
       releaseAllAtStart: db.kind === 'pglite',
       ...opts.runner,
     };
-    const urls = () => ({ rootUrl: config.rootUrl, trackViews: true });
+    const urls = () => ({ rootUrl: settings.get(core.rootUrl), trackViews: true });
     runner = new CampaignRunner(new CampaignStore(db), messengers, urls, runnerOpts, logger.child({ component: 'campaign-runner' }));
   }
 
@@ -99,14 +107,24 @@ export async function buildDeps(config: Config, logger: Logger, opts: BuildOptio
     lists: listRepo,
     templates: templateRepo,
     messengers,
-    defaultFrom: () => config.fromEmail,
+    defaultFrom: () => settings.get(core.fromEmail),
     onStarted: () => runner?.poke(),
   });
+
+  settings.onChange((changed) => {
+    if (changed.has(core.smtp.key)) void messengers.replace(buildSmtpMessengers(settings.get(core.smtp)));
+    if (changed.has(core.concurrency.key) || changed.has(core.batchSize.key)) {
+      runner?.configure({ concurrency: settings.get(core.concurrency), batchSize: settings.get(core.batchSize) });
+    }
+  });
+  settings.startPolling();
 
   return {
     config,
     logger,
     db,
+    settings,
+    core,
     users,
     lists: new ListService(listRepo),
     subscribers: new SubscriberService(db, subscriberRepo, listRepo),
@@ -116,6 +134,7 @@ export async function buildDeps(config: Config, logger: Logger, opts: BuildOptio
     messengers,
     runner,
     async close() {
+      settings.stop();
       await runner?.stop();
       await messengers.closeAll();
       if (opts.db === undefined) await db.close();

@@ -11,14 +11,19 @@ import { SendError, type Messenger, type OutgoingMessage } from './messenger.js'
 export interface SmtpServerOptions {
   host: string;
   port: number;
-  /** Implicit TLS from the first byte (port 465, `smtps://`). */
-  secure: boolean;
-  /** Require STARTTLS upgrade (refuse plain connections). */
-  requireTls?: boolean;
+  /**
+   * Transport security: `tls` = implicit TLS from the first byte (port 465, `smtps://`); `starttls` =
+   * upgrade with STARTTLS when the server offers it (listmonk's STARTTLS); `none` = never use TLS.
+   */
+  security: 'none' | 'starttls' | 'tls';
   /** Skip certificate verification (self-signed relays). */
   tlsSkipVerify?: boolean;
   user?: string | null;
   password?: string | null;
+  /** SASL mechanism when `user` is set (default: the best the server offers). */
+  authMethod?: 'PLAIN' | 'LOGIN' | 'CRAM-MD5';
+  /** Headers added to every message sent through this server (listmonk `email_headers`). */
+  headers?: Array<[string, string]>;
   /** Concurrent connections in the pool (default 10). */
   maxConnections?: number;
   /** Messages sent over one connection before it is recycled (default 1000). */
@@ -43,19 +48,21 @@ export function classifySmtpError(err: unknown): SendError {
 /** Sends through one SMTP server with a pooled transport. */
 export class SmtpMessenger implements Messenger {
   private readonly transport: Transporter<SMTPPool.SentMessageInfo>;
+  private readonly headers: Array<[string, string]>;
 
   constructor(
     readonly name: string,
     options: SmtpServerOptions,
   ) {
     const auth = options.user ? { user: options.user, pass: options.password ?? '' } : undefined;
+    this.headers = options.headers ?? [];
     this.transport = nodemailer.createTransport({
       pool: true,
       host: options.host,
       port: options.port,
-      secure: options.secure,
-      requireTLS: options.requireTls ?? false,
-      ignoreTLS: false,
+      secure: options.security === 'tls',
+      ignoreTLS: options.security === 'none',
+      ...(options.authMethod ? { authMethod: options.authMethod } : {}),
       tls: { rejectUnauthorized: !(options.tlsSkipVerify ?? false) },
       auth,
       maxConnections: options.maxConnections ?? 10,
@@ -76,7 +83,7 @@ export class SmtpMessenger implements Messenger {
         subject: message.subject,
         html: message.html,
         text: message.text,
-        headers: message.headers.map(([key, value]) => ({ key, value })),
+        headers: [...this.headers, ...message.headers].map(([key, value]) => ({ key, value })),
         messageId: `<${message.messageId}>`,
         attachments: message.attachments,
         disableFileAccess: true,

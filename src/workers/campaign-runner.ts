@@ -120,6 +120,18 @@ export class CampaignRunner {
     this.jobs.set(campaign.id, { job, done });
   }
 
+  /**
+   * Applies changed engine settings without a restart: concurrency takes effect as send slots are
+   * released; batch size applies to batches carved from now on.
+   */
+  configure(change: { concurrency?: number; batchSize?: number }): void {
+    if (change.concurrency !== undefined) {
+      this.opts.concurrency = change.concurrency;
+      this.slots.resize(change.concurrency);
+    }
+    if (change.batchSize !== undefined) this.opts.batchSize = change.batchSize;
+  }
+
   /** Number of campaigns being delivered by this instance. */
   get activeJobs(): number {
     return this.jobs.size;

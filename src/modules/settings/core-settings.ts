@@ -1,0 +1,99 @@
+/**
+ * The settings every part of Mailroom reads: public URL, default sender, SMTP servers, and the sending
+ * engine's basic sizes (reference §12, §15.1, §18.1). First start seeds them from the environment
+ * (MAILROOM_ROOT_URL, MAILROOM_FROM_EMAIL, MAILROOM_SMTP_URL); afterwards the database is authoritative.
+ */
+import { randomUUID } from 'node:crypto';
+import { Type, type Static } from 'typebox';
+import type { Config } from '../../config.js';
+import { parseSender } from '../../mail/address.js';
+import { DURATION_PATTERN } from '../../util/duration.js';
+import { defineSetting, passwordBlocks, type SettingDef } from './definitions.js';
+
+/** One SMTP server block, listmonk's shape (reference §18.1). */
+export const SmtpServer = Type.Object({
+  uuid: Type.String({ maxLength: 64 }),
+  name: Type.String({ maxLength: 100, pattern: '^[a-z0-9_-]*$' }),
+  enabled: Type.Boolean(),
+  host: Type.String({ minLength: 1, maxLength: 255 }),
+  port: Type.Integer({ minimum: 1, maximum: 65535 }),
+  hello_hostname: Type.String({ maxLength: 255 }),
+  auth_protocol: Type.Enum(['none', 'plain', 'login', 'cram']),
+  username: Type.String({ maxLength: 1000 }),
+  password: Type.String({ maxLength: 1000 }),
+  tls_type: Type.Enum(['none', 'STARTTLS', 'TLS']),
+  tls_skip_verify: Type.Boolean(),
+  max_conns: Type.Integer({ minimum: 1, maximum: 1000 }),
+  idle_timeout: Type.String({ pattern: DURATION_PATTERN }),
+  wait_timeout: Type.String({ pattern: DURATION_PATTERN }),
+  max_msg_retries: Type.Integer({ minimum: 0, maximum: 100 }),
+  email_headers: Type.Array(Type.Record(Type.String({ minLength: 1, maxLength: 200 }), Type.String({ maxLength: 2000 })), { maxItems: 50 }),
+});
+export type SmtpServer = Static<typeof SmtpServer>;
+
+/** The SMTP block seeded from MAILROOM_SMTP_URL on first start. */
+export function smtpFromConfig(config: Config): SmtpServer {
+  const { smtp } = config;
+  return {
+    uuid: randomUUID(),
+    name: 'primary',
+    enabled: true,
+    host: smtp.host,
+    port: smtp.port,
+    hello_hostname: '',
+    auth_protocol: smtp.user ? 'login' : 'none',
+    username: smtp.user ?? '',
+    password: smtp.password ?? '',
+    tls_type: smtp.secure ? 'TLS' : 'STARTTLS',
+    tls_skip_verify: false,
+    max_conns: 10,
+    idle_timeout: '15s',
+    wait_timeout: '5s',
+    max_msg_retries: 2,
+    email_headers: [],
+  };
+}
+
+/** Core setting declarations, with defaults seeded from `config`. */
+export function coreSettings(config: Config) {
+  return {
+    rootUrl: defineSetting({
+      key: 'app.root_url',
+      schema: Type.String({ minLength: 1, maxLength: 2000, pattern: '^https?://[^\\s?#]+$' }),
+      default: config.rootUrl,
+      description: 'Public base URL used in links inside e-mails (no trailing slash).',
+    }),
+    fromEmail: defineSetting({
+      key: 'app.from_email',
+      schema: Type.String({ minLength: 3, maxLength: 2000 }),
+      default: config.fromEmail,
+      description: 'Default sender of campaigns, `Name <address>`.',
+      check: (v) => (parseSender(v) === null ? 'must be `Name <address>` or an e-mail address' : null),
+    }),
+    concurrency: defineSetting({
+      key: 'app.concurrency',
+      schema: Type.Integer({ minimum: 1, maximum: 1000 }),
+      default: 10,
+      description: 'Messages sent concurrently by one instance, all campaigns together.',
+    }),
+    batchSize: defineSetting({
+      key: 'app.batch_size',
+      schema: Type.Integer({ minimum: 1, maximum: 100_000 }),
+      default: 1000,
+      description: 'Subscribers per unit of delivery work (batch).',
+    }),
+    smtp: defineSetting({
+      key: 'smtp',
+      schema: Type.Array(SmtpServer, { maxItems: 50 }),
+      default: [smtpFromConfig(config)],
+      description: 'SMTP servers; the enabled ones form the `email` messenger.',
+      ...passwordBlocks<SmtpServer>(),
+      check: (servers) => {
+        const names = servers.map((s) => s.name).filter((n) => n !== '');
+        if (new Set(names).size !== names.length) return 'server names must be unique';
+        if (new Set(servers.map((s) => s.uuid)).size !== servers.length) return 'server uuids must be unique';
+        return null;
+      },
+    }),
+  } satisfies Record<string, SettingDef>;
+}

@@ -1,0 +1,29 @@
+/**
+ * Route table of the settings API (reference §12): flat dotted keys, secrets masked.
+ */
+import { Type } from 'typebox';
+import type { App } from '../../http/types.js';
+import { Envelope, errorResponses } from '../../http/schemas.js';
+import type { SettingsService } from './service.js';
+
+const tags = ['settings'];
+const SettingsBody = Type.Record(Type.String(), Type.Unknown());
+
+/** Registers the settings routes. */
+export function settingsRoutes(app: App, settings: SettingsService): void {
+  app.get('/api/settings', {
+    schema: { tags, summary: 'Every setting (secrets masked)', response: { 200: Envelope(SettingsBody), ...errorResponses } },
+  }, async () => ({ data: settings.masked() }));
+
+  app.put('/api/settings', {
+    schema: {
+      tags,
+      summary: 'Change settings: the keys sent are validated and written; others keep their values. Empty or masked secrets keep the stored ones.',
+      body: SettingsBody,
+      response: { 200: Envelope(SettingsBody), ...errorResponses },
+    },
+  }, async (req) => {
+    await settings.update(req.body);
+    return { data: settings.masked() };
+  });
+}

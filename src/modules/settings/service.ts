@@ -1,0 +1,156 @@
+/**
+ * Operator-editable settings (conventions §10, issue "Delivery engine" §1): cached in memory, validated
+ * per key on write (400 naming the key), secrets masked on read, and applied without a restart —
+ * listeners hear about changes made here at once and about other instances' changes within the poll
+ * interval.
+ */
+import type { Static, TSchema } from 'typebox';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { Logger } from 'pino';
+import type { Db } from '../../db/db.js';
+import { loadQueries } from '../../db/queries.js';
+import { BadRequestError, FieldError } from '../../errors.js';
+import type { SettingDef } from './definitions.js';
+
+const Q = loadQueries(new URL('./queries.sql', import.meta.url), ['settings-all', 'settings-version', 'setting-seed', 'setting-write']);
+
+/** Called with the keys whose values changed. */
+export type SettingsListener = (changed: ReadonlySet<string>) => void;
+
+interface Entry {
+  def: SettingDef;
+  validate: ValidateFunction;
+}
+
+function describe(key: string, errors: ErrorObject[] | null | undefined): string {
+  const e = errors?.[0];
+  if (!e) return `${key}: is invalid`;
+  const path = e.instancePath.replace(/^\//u, '').replace(/\//gu, '.');
+  const missing = typeof e.params.missingProperty === 'string' ? e.params.missingProperty : '';
+  const where = [key, path, missing].filter((p) => p !== '').join('.');
+  if (e.keyword === 'required') return `${where}: is required`;
+  if (e.keyword === 'enum') return `${where}: must be one of ${(e.params.allowedValues as unknown[]).join(', ')}`;
+  return `${where}: ${e.message ?? 'is invalid'}`;
+}
+
+/** The settings of this Mailroom database. */
+export class SettingsService {
+  private readonly entries = new Map<string, Entry>();
+  private readonly values = new Map<string, unknown>();
+  private readonly listeners: SettingsListener[] = [];
+  private version = '';
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly db: Db,
+    defs: SettingDef[],
+    private readonly log?: Logger,
+  ) {
+    const ajv = new Ajv({ allErrors: false, strict: false, coerceTypes: false, useDefaults: false });
+    for (const def of defs) {
+      if (this.entries.has(def.key)) throw new Error(`setting "${def.key}" is declared twice`);
+      this.entries.set(def.key, { def, validate: ajv.compile(def.schema) });
+    }
+  }
+
+  /** Seeds defaults for keys without a value and loads everything. Call once at start-up. */
+  async init(): Promise<void> {
+    for (const { def } of this.entries.values()) {
+      await this.db.run(Q['setting-seed'], { key: def.key, value: JSON.stringify(def.default) });
+    }
+    await this.reload();
+  }
+
+  /** The current value of a setting. */
+  get<S extends TSchema>(def: SettingDef<S>): Static<S> {
+    return (this.values.has(def.key) ? this.values.get(def.key) : def.default) as Static<S>;
+  }
+
+  /** Every setting, secrets masked (GET /api/settings). */
+  masked(): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    for (const key of [...this.entries.keys()].sort()) {
+      const { def } = this.entries.get(key)!;
+      const value = this.values.get(key) ?? def.default;
+      out[key] = def.mask ? def.mask(value as never) : value;
+    }
+    return out;
+  }
+
+  /** Registers a listener for changes (from this or another instance). */
+  onChange(listener: SettingsListener): void {
+    this.listeners.push(listener);
+  }
+
+  /**
+   * Validates and writes the given keys (others keep their values), in one transaction, then applies
+   * them. Throws FieldError naming the first unknown or invalid key; nothing is written then.
+   */
+  async update(patch: Record<string, unknown>): Promise<void> {
+    const next = new Map<string, unknown>();
+    for (const [key, raw] of Object.entries(patch)) {
+      const entry = this.entries.get(key);
+      if (entry === undefined) throw new FieldError(key, 'is not a known setting');
+      if (!entry.validate(raw)) throw new BadRequestError(describe(key, entry.validate.errors));
+      const value = entry.def.keepSecrets ? entry.def.keepSecrets(raw as never, this.get(entry.def) as never) : raw;
+      const problem = entry.def.check?.(value as never);
+      if (problem) throw new FieldError(key, problem);
+      next.set(key, value);
+    }
+    await this.db.tx(async (q) => {
+      for (const [key, value] of next) await q.run(Q['setting-write'], { key, value: JSON.stringify(value) });
+    });
+    await this.reload();
+  }
+
+  /** Re-reads settings when another instance changed them. Returns true when something changed. */
+  async refresh(): Promise<boolean> {
+    const [row] = await this.db.run<{ version: Date; n: number }>(Q['settings-version']);
+    const version = `${row?.version.toISOString()}/${row?.n}`;
+    if (version === this.version) return false;
+    await this.reload();
+    return true;
+  }
+
+  /** Polls for other instances' changes every `ms` until {@link stop}. */
+  startPolling(ms = 5000): void {
+    this.timer ??= setInterval(() => {
+      this.refresh().catch((err: unknown) => this.log?.warn({ err }, 'could not refresh settings'));
+    }, ms);
+    this.timer.unref();
+  }
+
+  /** Stops polling. */
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  private async reload(): Promise<void> {
+    const rows = await this.db.run<{ key: string; value: unknown; updated_at: Date }>(Q['settings-all']);
+    const changed = new Set<string>();
+    let latest = 0;
+    for (const row of rows) {
+      latest = Math.max(latest, row.updated_at.getTime());
+      const entry = this.entries.get(row.key);
+      if (entry === undefined) continue; // a key of a newer or older version: kept in the table, ignored
+      let value = row.value;
+      if (!entry.validate(value)) {
+        this.log?.warn({ key: row.key, problem: describe(row.key, entry.validate.errors) }, 'stored setting is invalid; using the default');
+        value = entry.def.default;
+      }
+      if (JSON.stringify(this.values.get(row.key)) !== JSON.stringify(value)) changed.add(row.key);
+      this.values.set(row.key, value);
+    }
+    this.version = `${new Date(latest || 0).toISOString()}/${rows.length}`;
+    if (changed.size > 0 && this.listeners.length > 0) {
+      for (const l of this.listeners) {
+        try {
+          l(changed);
+        } catch (err) {
+          this.log?.error({ err }, 'settings listener failed');
+        }
+      }
+    }
+  }
+}
