@@ -3,11 +3,38 @@
  * toExponential/toFixed. Integral JS numbers are printed as Go ints by %v (see README).
  */
 
+/** Exact-enough decimal digits of |x| (101 significant digits): x = 0.d1d2… × 10^dp. */
+function exactDigits(x: number): { d: string; dp: number } {
+  const [m = '0', e = '0'] = Math.abs(x).toExponential(100).split('e');
+  return { d: m.replace('.', ''), dp: Number(e) + 1 };
+}
+
+/** Rounds a digit string to `n` significant digits, ties to even (as Go's strconv does). */
+function roundDigits(d: string, dp: number, n: number): { d: string; dp: number } {
+  if (n >= d.length) return { d, dp };
+  if (n < 0) return { d: '0', dp };
+  const keep = d.slice(0, n);
+  const next = d[n] as string;
+  const rest = d.slice(n + 1);
+  const lastOdd = keep !== '' && Number(keep[keep.length - 1]) % 2 === 1;
+  const up = next > '5' || (next === '5' && (/[1-9]/.test(rest) || lastOdd));
+  if (!up) return { d: keep.replace(/0+$/, '') || '0', dp };
+  const digits = keep.split('').map(Number);
+  let i = digits.length - 1;
+  while (i >= 0 && digits[i] === 9) digits[i--] = 0;
+  if (i < 0) return { d: '1', dp: dp + 1 };
+  digits[i] = (digits[i] as number) + 1;
+  return { d: digits.join('').replace(/0+$/, '') || '0', dp };
+}
+
 /** Significant digits (no trailing zeros) and decimal-point position of |x|: x = 0.d1d2… × 10^dp. */
 function decimal(x: number, sig?: number): { d: string; dp: number } {
-  const [m = '0', e = '0'] = Math.abs(x).toExponential(sig === undefined ? undefined : Math.max(0, sig - 1)).split('e');
-  const d = m.replace('.', '').replace(/0+$/, '') || '0';
-  return { d, dp: Number(e) + 1 };
+  if (sig === undefined) {
+    const [m = '0', e = '0'] = Math.abs(x).toExponential().split('e');
+    return { d: m.replace('.', '').replace(/0+$/, '') || '0', dp: Number(e) + 1 };
+  }
+  const ex = exactDigits(x);
+  return roundDigits(ex.d, ex.dp, sig);
 }
 
 function expSuffix(exp: number, upper: boolean): string {
@@ -51,8 +78,11 @@ export function formatF(x: number, prec = 6): string {
   const s = special(x);
   if (s) return s;
   const a = Math.abs(x);
-  const body = a >= 1e21 ? `${BigInt(a).toString()}${prec > 0 ? `.${'0'.repeat(prec)}` : ''}` : a.toFixed(Math.min(prec, 100));
-  return sign(x) + body + (prec > 100 ? '0'.repeat(prec - 100) : '');
+  if (a >= 1e21) return `${sign(x)}${BigInt(a).toString()}${prec > 0 ? `.${'0'.repeat(prec)}` : ''}`;
+  if (a === 0) return `${sign(x)}${fmtF('0', 1, prec)}`;
+  const ex = exactDigits(a);
+  const { d, dp } = roundDigits(ex.d, ex.dp, ex.dp + prec);
+  return sign(x) + fmtF(d, dp, prec);
 }
 
 /** Go %g: shortest representation when prec is undefined (exponent form when exp < -4 or ≥ eprec). */

@@ -25,7 +25,7 @@ const byteLength = (s: string): number => Buffer.byteLength(s, 'utf8');
 
 /**
  * listmonk's FirstName rule: the first space-separated word longer than 2 bytes, else the whole
- * name (`"Dr. Jo Smith"` → `Smith`; `"Al"` → `Al`).
+ * name (`"Jo Ann Smith"` → `Ann`; `"Al"` → `Al`).
  */
 export function firstNameOf(name: string): string {
   return name.split(' ').find((w) => byteLength(w) > 2) ?? name;

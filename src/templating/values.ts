@@ -90,14 +90,15 @@ function noArgs(name: string, args: unknown[] | null): void {
  * how callers supply methods on plain data). Nil receivers give undefined (lenient; Go errors).
  * Structs (class instances) and other types: unknown names throw like Go's
  * `can't evaluate field X in type T`. Date values expose a few time.Time methods (Format, Year…).
- * Prototype members (`constructor`, `toString`, …) are never reachable.
+ * Prototype members (`constructor`, `toString`, …) are never reachable. With `invoke` false a
+ * function value is returned (bound to its receiver) instead of called: `call .f` needs that.
  */
-export function getField(recv: unknown, name: string, args: unknown[] | null): unknown {
+export function getField(recv: unknown, name: string, args: unknown[] | null, invoke = true): unknown {
   if (recv === undefined || recv === null) return undefined;
   if (typeof recv === 'object') {
     if (isPlainMap(recv)) {
       const v = Object.hasOwn(recv, name) ? recv[name] : undefined;
-      if (typeof v === 'function') return callMethod(recv, v, name, args);
+      if (typeof v === 'function') return invoke ? callMethod(recv, v, name, args) : v.bind(recv);
       noArgs(name, args);
       return v;
     }
@@ -108,7 +109,7 @@ export function getField(recv: unknown, name: string, args: unknown[] | null): u
     if (recv instanceof Date) return timeMethod(recv, name, args ?? []);
     if (!Array.isArray(recv) && !(recv instanceof SafeHTML) && structHas(recv, name)) {
       const v = (recv as Record<string, unknown>)[name];
-      if (typeof v === 'function') return callMethod(recv, v, name, args);
+      if (typeof v === 'function') return invoke ? callMethod(recv, v, name, args) : v.bind(recv);
       noArgs(name, args);
       return v;
     }

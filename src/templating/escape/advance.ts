@@ -57,7 +57,7 @@ function contextAfterText(c: Ctx, s: string): [Ctx, number] {
   while (i < s.length && !ends.includes(s[i] as string)) i++;
   if (c.delim === D.SpaceOrTagEnd) {
     const bad = /["'<=`]/.exec(s.slice(0, i));
-    if (bad) throw new EscapeError(`"${bad[0]}" in unquoted attr: ${JSON.stringify(s.slice(0, i))}`, bad.index);
+    if (bad) throw new EscapeError(`${JSON.stringify(bad[0])} in unquoted attr: ${JSON.stringify(s.slice(0, i))}`, bad.index);
   }
   if (i === s.length) return [runAll(c, decodeEntities(s)), s.length];
   let el = c.el;

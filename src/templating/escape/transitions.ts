@@ -47,7 +47,7 @@ function eatAttrName(s: string, i: number): number {
   for (let j = i; j < s.length; j++) {
     const ch = s[j];
     if (isWs(ch) || ch === '=' || ch === '>') return j;
-    if (ch === "'" || ch === '"' || ch === '<') throw new EscapeError(`"${ch}" in attribute name: ${JSON.stringify(s.slice(0, 32))}`, j);
+    if (ch === "'" || ch === '"' || ch === '<') throw new EscapeError(`${JSON.stringify(ch)} in attribute name: ${JSON.stringify(s.slice(0, 32))}`, j);
   }
   return s.length;
 }

@@ -31,14 +31,13 @@ function walk(recv: unknown, names: string[], args: unknown[] | null): unknown {
   return getField(v, names[last] as string, args);
 }
 
-/** Go's `indirectInterface` + evalFieldChain for an operand used as an argument (no args). */
-function fieldsOf(base: Expr, names: string[]): Expr {
+/** A field chain used as an argument (no args). `invoke` false leaves a final function uncalled. */
+function fieldsOf(base: Expr, names: string[], invoke = true): Expr {
   if (names.length === 0) return base;
-  if (names.length === 1) {
-    const n = names[0] as string;
-    return (st, dot, vars) => getField(base(st, dot, vars), n, null);
-  }
-  return (st, dot, vars) => walk(base(st, dot, vars), names, null);
+  const last = names[names.length - 1] as string;
+  if (names.length === 1) return (st, dot, vars) => getField(base(st, dot, vars), last, null, invoke);
+  const init = names.slice(0, -1);
+  return (st, dot, vars) => getField(walk(base(st, dot, vars), init, null), last, null, invoke);
 }
 
 const dotExpr: Expr = (_st, dot) => dot;
@@ -65,8 +64,11 @@ function varSlot(env: ExprEnv, name: string): number {
   return slot;
 }
 
-/** An operand in argument position (Go's evalArg). */
-export function compileArg(op: Operand, env: ExprEnv): Expr {
+/**
+ * An operand in argument position (Go's evalArg). `invoke` false keeps a function-valued field
+ * as a value (the first argument of `call`).
+ */
+export function compileArg(op: Operand, env: ExprEnv, invoke = true): Expr {
   switch (op.kind) {
     case 'dot': return dotExpr;
     case 'nil': return () => null;
@@ -74,12 +76,12 @@ export function compileArg(op: Operand, env: ExprEnv): Expr {
       const v = op.value;
       return () => v;
     }
-    case 'field': return fieldsOf(dotExpr, op.names);
+    case 'field': return fieldsOf(dotExpr, op.names, invoke);
     case 'variable': {
       const slot = varSlot(env, op.name);
-      return fieldsOf((_s, _d, vars) => vars[slot], op.names);
+      return fieldsOf((_s, _d, vars) => vars[slot], op.names, invoke);
     }
-    case 'chain': return fieldsOf(compileArg(op.node, env), op.names);
+    case 'chain': return fieldsOf(compileArg(op.node, env), op.names, invoke);
     case 'pipe': return compilePipe(op.pipe, env, true);
     case 'ident': {
       const stage = compileFunction(op.name, [], env, false);
@@ -111,7 +113,7 @@ function logical(isAnd: boolean, args: Expr[]): Stage {
 function compileFunction(name: string, argOps: Operand[], env: ExprEnv, hasFinal: boolean): Stage {
   const d = env.funcs[name];
   if (!d) throw new EvalError(`function "${name}" not defined`);
-  const args = argOps.map((a) => compileArg(a, env));
+  const args = argOps.map((a, i) => compileArg(a, env, !(i === 0 && name === 'call')));
   const bad = arityError(name, d, args.length + (hasFinal ? 1 : 0));
   if (bad) return () => { throw new EvalError(bad); };
   if (d.logical) return logical(name === 'and', args);

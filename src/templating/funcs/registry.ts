@@ -27,7 +27,7 @@ export function def(fn: TemplateFunc, min: number, max: number = min): FuncDef {
 export function arityError(name: string, d: FuncDef, got: number): string | null {
   if (got >= d.min && got <= d.max) return null;
   if (d.max === Infinity) return `wrong number of args for ${name}: want at least ${d.min} got ${got}`;
-  return `wrong number of args for ${name}: want ${d.min} got ${got}`;
+  return `wrong number of args for ${name}: want ${got < d.min ? d.min : d.max} got ${got}`;
 }
 
 /** Throws EvalError(bound) when a string a function is about to build would exceed the output cap. */
