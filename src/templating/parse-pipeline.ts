@@ -2,7 +2,7 @@
  * Token navigation plus the pipeline grammar of Go's text/template/parse: declarations, commands,
  * operands, terms and field chains. Control structures are in parser.ts.
  */
-import type { Command, Operand, Pipe, VarRef } from './ast.js';
+import type { Command, Operand, Pipe } from './ast.js';
 import { syntaxError, type SourceInfo } from './errors.js';
 import { parseNumber, unquoteChar, unquoteString } from './go-literals.js';
 import type { Token, TokType } from './lexer.js';
@@ -103,12 +103,13 @@ export class PipelineParser {
       if (n.t === 'assign' || n.t === 'declare') {
         pipe.isAssign = n.t === 'assign';
         this.nextNonSpace();
-        this.declare(pipe, v);
+        pipe.decl.push({ name: v.val, pos: v.pos });
+        this.finishDeclarations(pipe);
         return;
       }
       if (n.t === 'char' && n.val === ',') {
         this.nextNonSpace();
-        this.declare(pipe, v);
+        pipe.decl.push({ name: v.val, pos: v.pos });
         if (context === 'range' && pipe.decl.length < 2) {
           const k = this.peekNonSpace().t;
           if (k === 'variable' || k === 'rightDelim' || k === 'rightParen') continue;
@@ -121,11 +122,12 @@ export class PipelineParser {
     }
   }
 
-  private declare(pipe: Pipe, v: Token): void {
-    const ref: VarRef = { name: v.val, pos: v.pos };
-    pipe.decl.push(ref);
-    if (!pipe.isAssign) this.vars.push(v.val);
-    else if (!this.vars.includes(v.val)) this.fail(v.pos, `undefined variable "${v.val}"`);
+  /** `:=` brings the variables into scope; `=` requires them to exist already. */
+  private finishDeclarations(pipe: Pipe): void {
+    for (const d of pipe.decl) {
+      if (!pipe.isAssign) this.vars.push(d.name);
+      else if (!this.vars.includes(d.name)) this.fail(d.pos, `undefined variable "${d.name}"`);
+    }
   }
 
   private checkPipeline(pipe: Pipe, context: string, at: Token): void {

@@ -1,6 +1,7 @@
 /** Runs every table of template cases under cases/. */
 import { describe, it } from 'vitest';
 import * as builtins from './cases/builtins.cases.js';
+import * as errors from './cases/errors.cases.js';
 import * as escaping from './cases/escaping.cases.js';
 import * as listmonk from './cases/listmonk.cases.js';
 import * as sprig from './cases/sprig.cases.js';
@@ -8,7 +9,7 @@ import * as syntax from './cases/syntax.cases.js';
 import type { Case } from './cases/types.js';
 import { caseName, runCase } from './run-case.js';
 
-const suites: Record<string, Record<string, Case[]>> = { syntax, builtins, sprig, listmonk, escaping };
+const suites: Record<string, Record<string, Case[]>> = { syntax, builtins, sprig, listmonk, escaping, errors };
 
 for (const [suite, groups] of Object.entries(suites)) {
   describe(suite, () => {
