@@ -42,7 +42,7 @@ function urlFunc(hook: UrlHook) {
 
 /** The `&amp;` → `&` normalisation listmonk applies to tracked URLs (WYSIWYG editors escape them). */
 export function normalizeTrackedUrl(url: string): string {
-  return url.replace(/&amp;/g, '&');
+  return url.includes('&amp;') ? url.replace(/&amp;/g, '&') : url;
 }
 
 function trackLink(c: CallContext, url: unknown): string {
@@ -52,12 +52,16 @@ function trackLink(c: CallContext, url: unknown): string {
 
 /** listmonk's i18n object: `L.T "key"`, `L.Ts "key" "name" "value"…`, `L.Tc "key" n`. */
 export class I18n {
-  constructor(private readonly strings: Readonly<Record<string, string>> = EN_STRINGS) {}
+  /** Singular forms, computed once: `T` runs for every message. */
+  readonly #singular: Map<string, string>;
+
+  constructor(private readonly strings: Readonly<Record<string, string>> = EN_STRINGS) {
+    this.#singular = new Map(Object.entries(strings).map(([k, v]) => [k, (v.split('|')[0] as string).trim()]));
+  }
 
   T(key: unknown): string {
     const k = str(key);
-    const s = this.strings[k];
-    return s === undefined ? k : (s.split('|')[0] as string).trim();
+    return this.#singular.get(k) ?? k;
   }
 
   Ts(key: unknown, ...params: unknown[]): string {

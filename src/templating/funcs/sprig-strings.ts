@@ -118,7 +118,7 @@ export const SPRIG_STRINGS: FuncTable = {
   upper: def(s1((s) => s.toUpperCase()), 1),
   lower: def(s1((s) => s.toLowerCase()), 1),
   title: def(s1(title), 1),
-  untitle: def(s1((s) => s.replace(/(^|[^\p{L}\p{N}_])(\p{L})/gu, (_m, p: string, ch: string) => p + ch.toLowerCase())), 1),
+  untitle: def(s1((s) => s.replace(/(^|\s)(\S)/gu, (_m, p: string, ch: string) => p + ch.toLowerCase())), 1),
   trim: def(s1((s) => s.trim()), 1),
   trimAll: def(s2((cut, s) => {
     const set = new Set(chars(cut));
