@@ -116,6 +116,11 @@ function withSign(s: string, x: number, spec: Spec): string {
   return spec.plus ? `+${s}` : spec.space ? ` ${s}` : s;
 }
 
+/** The character for a code point; invalid ones become U+FFFD, as Go's fmt does. */
+function runeOf(x: number): string {
+  return x >= 0 && x <= 0x10ffff && !(x >= 0xd800 && x <= 0xdfff) ? String.fromCodePoint(x) : '\uFFFD';
+}
+
 function formatInt(x: number, spec: Spec): string {
   const neg = x < 0;
   const a = BigInt(Math.abs(x));
@@ -126,8 +131,8 @@ function formatInt(x: number, spec: Spec): string {
     case 'o': case 'O': digits = a.toString(8); break;
     case 'x': digits = a.toString(16); break;
     case 'X': digits = a.toString(16).toUpperCase(); break;
-    case 'c': return String.fromCodePoint(x);
-    case 'q': return `'${quoteRune(String.fromCodePoint(x), "'", spec.plus)}'`;
+    case 'c': return runeOf(x);
+    case 'q': return `'${quoteRune(runeOf(x), "'", spec.plus)}'`;
     case 'U': return `U+${a.toString(16).toUpperCase().padStart(4, '0')}`;
     default: return bad(spec.verb, x);
   }

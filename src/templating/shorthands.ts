@@ -8,7 +8,8 @@
  */
 import type { SourceInfo } from './errors.js';
 
-const SHORTHAND = /(https?:\/\/[^\s"'<>\\`]+?)@TrackLink/g;
+// Bounded length keeps matching linear even on pathological input.
+const SHORTHAND = /(https?:\/\/[^\s"'<>\\`]{1,2048}?)@TrackLink/g;
 
 interface Edit {
   newStart: number;

@@ -60,6 +60,12 @@ export interface CallContext {
   env: RenderEnv;
   /** Limits of the running execution; functions that build strings keep under maxOutputBytes. */
   limits: ResolvedLimits;
+  /**
+   * Counts `units` of work against maxSteps (throws TemplateExecError when exceeded). Every call
+   * is already charged for the size of its arguments and result (one unit per list element or per
+   * 64 characters); functions doing more than linear work charge the rest themselves.
+   */
+  charge(units: number): void;
 }
 
 /** A template function: `ctx` first, then the template arguments (a piped value comes last). */

@@ -42,9 +42,22 @@ function fieldsOf(base: Expr, names: string[], invoke = true): Expr {
 
 const dotExpr: Expr = (_st, dot) => dot;
 
-/** Calls a function definition with evaluated args; errors become "error calling name: …". */
+/** Work units of a value passed to or returned by a function: list length, or characters / 64. */
+function weight(v: unknown): number {
+  if (typeof v === 'string') return v.length >>> 6;
+  return Array.isArray(v) ? v.length : 0;
+}
+
+/**
+ * Calls a function definition with evaluated args; errors become "error calling name: …". The
+ * call is charged for the size of its arguments and result, so loops over large values stay
+ * within maxSteps.
+ */
 export function callFunc(name: string, d: FuncDef, st: ExecState, args: unknown[]): unknown {
   let r: unknown;
+  let w = 0;
+  for (let i = 0; i < args.length; i++) w += weight(args[i]);
+  if (w > 0) st.charge(w);
   try {
     r = d.fn(st, ...args);
   } catch (e) {
@@ -55,6 +68,8 @@ export function callFunc(name: string, d: FuncDef, st: ExecState, args: unknown[
   if (typeof r === 'string' && r.length > st.maxBytes) {
     throw new EvalError(`${name}: result exceeds the ${st.maxBytes}-byte output limit`, true);
   }
+  w = weight(r);
+  if (w > 0) st.charge(w);
   return r;
 }
 

@@ -78,6 +78,12 @@ export class ExecState implements CallContext {
     if (++this.steps > this.maxSteps) throw new EvalError(`exceeded maximum of ${this.maxSteps} steps`, true);
   }
 
+  /** Counts `units` of work done inside a function (see CallContext.charge). */
+  charge(units: number): void {
+    this.steps += units;
+    if (this.steps > this.maxSteps) throw new EvalError(`exceeded maximum of ${this.maxSteps} steps`, true);
+  }
+
   /** Appends output; throws EvalError(bound) past maxOutputBytes. */
   emit(s: string): void {
     this.out += s;

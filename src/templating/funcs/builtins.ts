@@ -50,10 +50,26 @@ function lt(_c: CallContext, a: unknown, b: unknown): boolean {
 
 const le = (c: CallContext, a: unknown, b: unknown): boolean => lt(c, a, b) || eq(c, a, b);
 
+/** Code points in a string, without materialising them. */
+function runeCount(s: string): number {
+  let n = s.length;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        n--;
+        i++;
+      }
+    }
+  }
+  return n;
+}
+
 /** Length in characters (code points) for strings; see README on bytes vs characters. */
 function length(_c: CallContext, v: unknown): number {
   if (v === undefined || v === null) throw new EvalError('len of nil pointer');
-  if (typeof v === 'string' || v instanceof SafeHTML) return Array.from(prim(v) as string).length;
+  if (typeof v === 'string' || v instanceof SafeHTML) return runeCount(prim(v) as string);
   if (Array.isArray(v)) return v.length;
   if (v instanceof Map || v instanceof Set) return v.size;
   if (isMap(v)) return Object.keys(v).length;

@@ -73,9 +73,12 @@ function splitList(sep: string, s: string): string[] {
   return sep === '' ? Array.from(s) : s.split(sep);
 }
 
-function uniq(_c: CallContext, l: unknown): unknown[] {
+function uniq(c: CallContext, l: unknown): unknown[] {
   const out: unknown[] = [];
-  for (const x of asList(l, 'uniq')) if (!out.some((y) => deepEqual(x, y))) out.push(x);
+  for (const x of asList(l, 'uniq')) {
+    c.charge(out.length);
+    if (!out.some((y) => deepEqual(x, y))) out.push(x);
+  }
   return out;
 }
 
@@ -139,7 +142,11 @@ export const SPRIG_LISTS: FuncTable = {
     return out;
   }, 0, Infinity),
   has: def((_c, needle, l) => asList(l, 'has').some((x) => deepEqual(x, needle)), 2),
-  without: def((_c, l, ...vs) => asList(l, 'without').filter((x) => !vs.some((v) => deepEqual(x, v))), 1, Infinity),
+  without: def((c, l, ...vs) => {
+    const list = asList(l, 'without');
+    c.charge(list.length * vs.length);
+    return list.filter((x) => !vs.some((v) => deepEqual(x, v)));
+  }, 1, Infinity),
   compact: def((_c, l) => asList(l, 'compact').filter((x) => !isEmpty(x)), 1),
   join: def((c, sep, l) => {
     const out = strslice(l).join(str(sep));

@@ -88,6 +88,7 @@ export const printf: Case[] = [
   { tpl: '{{ printf "%x|%X|%#x|%o|%b" 255 255 255 8 5 }}', want: 'ff|FF|0xff|10|101' },
   { tpl: '{{ printf "%x" "hi" }} {{ printf "% x" "hi" }}', want: '6869 68 69' },
   { tpl: '{{ printf "%c|%U" 65 65 }}', want: 'A|U+0041' },
+  { tpl: '{{ printf "%c%q" -1 1114112 }}', want: "\uFFFD'\uFFFD'" },
   { tpl: '{{ printf "%f|%.2f|%8.3f|%.0f" 3.14159 3.14159 3.14159 2.4 }}', want: '3.141590|3.14|   3.142|2' },
   { tpl: '{{ printf "%e|%.2E" 1234.5678 1234.5678 }}', want: '1.234568e+03|1.23E+03' },
   { tpl: '{{ printf "%g|%g|%.3g" 0.00001 100000.0 3.14159 }}', want: '1e-05|100000|3.14' },
