@@ -39,13 +39,25 @@ function runAll(c: Ctx, s: string): Ctx {
   return cur;
 }
 
-/** One step: returns the context after a prefix of `s` and the prefix length. */
-function contextAfterText(c: Ctx, s: string): [Ctx, number] {
+/** Finds the end tag of a special element at or after an offset; remembers the last answer. */
+type EndFinder = (tag: string, at: number) => number;
+
+function endFinder(text: string): EndFinder {
+  let memo = { tag: '', from: -1, idx: -1 };
+  return (tag, at) => {
+    if (memo.tag !== tag || at < memo.from || (memo.idx !== -1 && memo.idx < at)) {
+      memo = { tag, from: at, idx: indexTagEnd(text, tag, at) };
+    }
+    return memo.idx === -1 ? -1 : memo.idx - at;
+  };
+}
+
+/** One step: returns the context after a prefix of `s` (which starts at `at` of the text) and its length. */
+function contextAfterText(c: Ctx, s: string, at: number, findEnd: EndFinder): [Ctx, number] {
   if (c.delim === D.None) {
     let end = s.length;
     if (c.el !== E.None) {
-      const tag = END_TAGS[c.el] as string;
-      const i = indexTagEnd(s, tag);
+      const i = findEnd(END_TAGS[c.el] as string, at);
       if (i === 0) return [TEXT, 0];
       if (i > 0) end = i;
     }
@@ -73,9 +85,10 @@ function contextAfterText(c: Ctx, s: string): [Ctx, number] {
 export function advanceText(c: Ctx, s: string): Ctx {
   let cur = c;
   let at = 0;
+  const findEnd = endFinder(s);
   while (at < s.length) {
     try {
-      const [n, used] = contextAfterText(cur, s.slice(at));
+      const [n, used] = contextAfterText(cur, s.slice(at), at, findEnd);
       // A zero-length step only happens at a special end tag; it must change the context.
       if (used === 0 && n === cur) break;
       cur = n;

@@ -98,14 +98,14 @@ function tHTMLCmt(c: Ctx, s: string): Step {
 
 const END_TAGS: Record<number, string> = { [E.Script]: 'script', [E.Style]: 'style', [E.Textarea]: 'textarea', [E.Title]: 'title' };
 
-/** Index of `</tag` (case-insensitive, followed by a separator) in s, or -1. */
-function indexTagEnd(s: string, tag: string): number {
-  const lower = s.toLowerCase();
-  for (let i = lower.indexOf(`</${tag}`); i !== -1; i = lower.indexOf(`</${tag}`, i + 1)) {
-    const after = s[i + 2 + tag.length];
-    if (after !== undefined && '> \t\n\f/'.includes(after)) return i;
-  }
-  return -1;
+const END_TAG_RES: Record<string, RegExp> = {};
+
+/** Index of `</tag` (case-insensitive, followed by a separator) in s at or after `from`, or -1. */
+function indexTagEnd(s: string, tag: string, from = 0): number {
+  const re = (END_TAG_RES[tag] ??= new RegExp(`</${tag}[> \\t\\n\\f/]`, 'ig'));
+  re.lastIndex = from;
+  const m = re.exec(s);
+  return m ? m.index : -1;
 }
 
 function tURL(c: Ctx, s: string): Step {
