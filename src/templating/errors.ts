@@ -81,7 +81,7 @@ export function syntaxError(src: SourceInfo, offset: number, detail: string): ne
  * catches it and rethrows a positioned TemplateExecError. `bound` marks limit violations, which
  * are reported without an "error calling" prefix.
  */
-export class EvalError extends Error {
+export class EvalFailure extends Error {
   constructor(
     message: string,
     readonly bound = false,

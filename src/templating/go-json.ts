@@ -3,7 +3,7 @@
  * U+2028/U+2029 escaped unless `escapeHtml` is false, times as RFC 3339), and decoding.
  * Used by Sprig's toJson/fromJson and by the JS-context escaper.
  */
-import { EvalError } from './errors.js';
+import { EvalFailure } from './errors.js';
 import { formatTime, RFC3339NANO } from './go-time.js';
 import { SafeHTML } from './types.js';
 import { isMap, mapGet, sortedKeys } from './values.js';
@@ -17,19 +17,19 @@ function jsonString(s: string, escapeHtml: boolean): string {
 }
 
 function encode(v: unknown, escapeHtml: boolean, indent: string, depth: number): string {
-  if (depth > MAX_JSON_DEPTH) throw new EvalError('json: unsupported value: encountered a cycle or nesting too deep');
+  if (depth > MAX_JSON_DEPTH) throw new EvalFailure('json: unsupported value: encountered a cycle or nesting too deep');
   const nl = indent ? `\n${indent.repeat(depth + 1)}` : '';
   const close = indent ? `\n${indent.repeat(depth)}` : '';
   const sep = indent ? ': ' : ':';
   switch (typeof v) {
     case 'string': return jsonString(v, escapeHtml);
     case 'number':
-      if (!Number.isFinite(v)) throw new EvalError(`json: unsupported value: ${v}`);
+      if (!Number.isFinite(v)) throw new EvalFailure(`json: unsupported value: ${v}`);
       return JSON.stringify(v);
     case 'boolean': return v ? 'true' : 'false';
     case 'bigint': return v.toString();
     case 'undefined': return 'null';
-    case 'function': case 'symbol': throw new EvalError(`json: unsupported type: ${typeof v}`);
+    case 'function': case 'symbol': throw new EvalFailure(`json: unsupported type: ${typeof v}`);
   }
   if (v === null) return 'null';
   if (v instanceof SafeHTML) return jsonString(v.value, escapeHtml);
@@ -45,18 +45,18 @@ function encode(v: unknown, escapeHtml: boolean, indent: string, depth: number):
   return `{${parts.join(',')}${close}}`;
 }
 
-/** Go's json.Marshal (or MarshalIndent with `indent`). Throws EvalError for cycles, NaN, functions. */
+/** Go's json.Marshal (or MarshalIndent with `indent`). Throws EvalFailure for cycles, NaN, functions. */
 export function toGoJson(v: unknown, escapeHtml = true, indent = ''): string {
   return encode(v, escapeHtml, indent, 0);
 }
 
-/** Go's json.Unmarshal into interface{}: objects become null-prototype maps. Throws EvalError. */
+/** Go's json.Unmarshal into interface{}: objects become null-prototype maps. Throws EvalFailure. */
 export function fromGoJson(s: string): unknown {
   try {
     return JSON.parse(s, (_k, val: unknown) =>
       val !== null && typeof val === 'object' && !Array.isArray(val) ? Object.assign(Object.create(null), val) : val,
     );
   } catch (e) {
-    throw new EvalError(`json: ${(e as Error).message}`);
+    throw new EvalFailure(`json: ${(e as Error).message}`);
   }
 }

@@ -2,7 +2,7 @@
  * Go time layouts ("2006-01-02 15:04:05"), written anew from the rules of Go's time.Format /
  * time.Parse. All times are formatted in UTC (JS Dates carry no zone; see README).
  */
-import { EvalError } from './errors.js';
+import { EvalFailure } from './errors.js';
 
 export const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August',
   'September', 'October', 'November', 'December'];
@@ -189,7 +189,7 @@ export function timeMethod(d: Date, name: string, args: unknown[]): unknown {
     case 'After': return arg(0) instanceof Date && d.getTime() > (arg(0) as Date).getTime();
     case 'Equal': return arg(0) instanceof Date && d.getTime() === (arg(0) as Date).getTime();
   }
-  throw new EvalError(`can't evaluate field ${name} in type time.Time`);
+  throw new EvalFailure(`can't evaluate field ${name} in type time.Time`);
 }
 
 export { chunks as layoutChunks };

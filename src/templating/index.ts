@@ -13,7 +13,7 @@ import { Program, type TreeRef } from './exec/program.js';
 import type { Entry } from './exec/stmt.js';
 import { buildFuncTable } from './funcs/index.js';
 import { normalizeTrackedUrl } from './funcs/listmonk.js';
-import { parseSource } from './parser.js';
+import { isEmptyTree, parseSource } from './parser.js';
 import { applyShorthands } from './shorthands.js';
 import {
   type CompileOptions, DEFAULT_LIMITS, type ExecLimits, type RenderEnv, type ResolvedLimits, type TemplateSource,
@@ -92,8 +92,6 @@ function countCalls(nodes: Node[], name: string): number {
   return n;
 }
 
-const isBlank = (t: TemplateTree): boolean => t.root.every((n) => n.kind === 'text' && n.text.trim() === '');
-
 /** Parses every source; later sources' trees replace earlier ones of the same name (Go's AddParseTree). */
 function parseAll(sources: TemplateSource[], opts: CompileOptions, hasFunc: (n: string) => boolean): Map<string, TreeRef> {
   const trees = new Map<string, TreeRef>();
@@ -101,7 +99,7 @@ function parseAll(sources: TemplateSource[], opts: CompileOptions, hasFunc: (n: 
     const src: SourceInfo = opts.shorthands === false ? plainSource(s.name, s.source) : applyShorthands(s.name, s.source);
     for (const tree of parseSource(src, i, hasFunc).trees) {
       const old = trees.get(tree.name);
-      if (old && isBlank(tree) && !isBlank(old.tree)) continue;
+      if (old && isEmptyTree(tree.root) && !isEmptyTree(old.tree.root)) continue;
       trees.set(tree.name, { tree, src });
     }
   });

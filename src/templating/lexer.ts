@@ -133,9 +133,9 @@ class Lexer {
         this.p += 2;
         return this.push('declare', start);
       case '|': this.p++; return this.push('pipe', start);
-      case '"': return this.quote(start);
+      case '"': return this.quoted(start, '"', 'string', 'unterminated quoted string');
       case '`': return this.rawQuote(start);
-      case "'": return this.charConst(start);
+      case "'": return this.quoted(start, "'", 'charConst', 'unterminated character constant');
       case '$': this.p++; return this.word(start, 'variable');
       case '(': this.p++; this.parenDepth++; return this.push('leftParen', start);
       case ')':
@@ -228,15 +228,16 @@ class Lexer {
     this.push('number', start);
   }
 
-  private quote(start: number): void {
+  /** A "…" string or '…' character constant: backslash escapes, no newline before the close. */
+  private quoted(start: number, quote: string, t: TokType, unterminated: string): void {
     this.p++;
     for (;;) {
       const c = this.s[this.p++];
       if (c === '\\' && this.s[this.p] !== undefined && this.s[this.p] !== '\n') this.p++;
-      else if (c === undefined || c === '\n') syntaxError(this.src, start, 'unterminated quoted string');
-      else if (c === '"') break;
+      else if (c === undefined || c === '\n') syntaxError(this.src, start, unterminated);
+      else if (c === quote) break;
     }
-    this.push('string', start);
+    this.push(t, start);
   }
 
   private rawQuote(start: number): void {
@@ -244,17 +245,6 @@ class Lexer {
     if (close === -1) syntaxError(this.src, start, 'unterminated raw quoted string');
     this.p = close + 1;
     this.push('rawString', start);
-  }
-
-  private charConst(start: number): void {
-    this.p++;
-    for (;;) {
-      const c = this.s[this.p++];
-      if (c === '\\' && this.s[this.p] !== undefined && this.s[this.p] !== '\n') this.p++;
-      else if (c === undefined || c === '\n') syntaxError(this.src, start, 'unterminated character constant');
-      else if (c === "'") break;
-    }
-    this.push('charConst', start);
   }
 }
 

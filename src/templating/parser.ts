@@ -209,8 +209,8 @@ class Parser extends PipelineParser {
   }
 }
 
-function isEmptyTree(nodes: Node[]): boolean {
+/** Go's IsEmptyTree: only whitespace text. Such a define never replaces a non-empty template. */
+export function isEmptyTree(nodes: Node[]): boolean {
   return nodes.every((n) => n.kind === 'text' && n.text.trim() === '');
 }
 
-export { syntaxError };

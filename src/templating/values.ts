@@ -3,7 +3,7 @@
  * JS data, and map iteration order. JS values stand in for Go's: plain objects and Maps are maps,
  * arrays are slices, class instances are structs, Dates are time.Time, SafeHTML is template.HTML.
  */
-import { EvalError } from './errors.js';
+import { EvalFailure } from './errors.js';
 import { timeMethod } from './go-time.js';
 import { SafeHTML } from './types.js';
 
@@ -75,13 +75,13 @@ function callMethod(recv: unknown, fn: unknown, name: string, args: unknown[] | 
   try {
     return (fn as (...a: unknown[]) => unknown).apply(recv, args ?? []);
   } catch (e) {
-    if (e instanceof EvalError) throw e;
-    throw new EvalError(`error calling ${name}: ${(e as Error)?.message ?? String(e)}`);
+    if (e instanceof EvalFailure) throw e;
+    throw new EvalFailure(`error calling ${name}: ${(e as Error)?.message ?? String(e)}`);
   }
 }
 
 function noArgs(name: string, args: unknown[] | null): void {
-  if (args && args.length) throw new EvalError(`${name} is not a method but has arguments`);
+  if (args && args.length) throw new EvalFailure(`${name} is not a method but has arguments`);
 }
 
 /**
@@ -114,7 +114,7 @@ export function getField(recv: unknown, name: string, args: unknown[] | null, in
       return v;
     }
   }
-  throw new EvalError(`can't evaluate field ${name} in type ${goTypeName(recv)}`);
+  throw new EvalFailure(`can't evaluate field ${name} in type ${goTypeName(recv)}`);
 }
 
 /** Keys of a map in Go's printing/range order: sorted (numbers numerically, else as strings). */

@@ -3,7 +3,7 @@
  * reimplemented), including attribute-value ends and the ends of script/style/title/textarea.
  */
 import { A, type Ctx, D, E, EscapeError, S, TEXT, withCtx } from './context.js';
-import { END_TAGS, indexTagEnd, isWs, TRANSITIONS } from './transitions.js';
+import { END_TAGS, indexTagEnd, TRANSITIONS } from './transitions.js';
 
 const JS_TYPES = new Set(['application/ecmascript', 'application/javascript', 'application/json',
   'application/ld+json', 'application/x-ecmascript', 'application/x-javascript', 'module', 'text/ecmascript',
@@ -100,6 +100,3 @@ export function advanceText(c: Ctx, s: string): Ctx {
   }
   return cur;
 }
-
-/** Whether a character is HTML whitespace (re-exported for escapers). */
-export { isWs };

@@ -216,4 +216,4 @@ const TRANSITIONS: Record<number, (c: Ctx, s: string) => Step> = {
   [S.CSSURL]: tCSSStr, [S.CSSBlockCmt]: tBlockCmt, [S.CSSLineCmt]: tLineCmt, [S.Dead]: (c, s) => [c, s.length],
 };
 
-export { TRANSITIONS, indexTagEnd, END_TAGS, isWs };
+export { TRANSITIONS, indexTagEnd, END_TAGS };

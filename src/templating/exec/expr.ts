@@ -3,7 +3,7 @@
  * evalCommand / evalArg semantics). Positions are captured now and resolved only on error.
  */
 import type { Command, Operand, Pipe } from '../ast.js';
-import { EvalError, type SourceInfo } from '../errors.js';
+import { EvalFailure, type SourceInfo, TemplateExecError } from '../errors.js';
 import { arityError, type FuncDef, type FuncTable } from '../funcs/registry.js';
 import { getField, isTrue } from '../values.js';
 import { type ExecState, locate, type Loc, makeLoc } from './state.js';
@@ -61,12 +61,12 @@ export function callFunc(name: string, d: FuncDef, st: ExecState, args: unknown[
   try {
     r = d.fn(st, ...args);
   } catch (e) {
-    if (e instanceof EvalError && e.bound) throw e;
-    if (e instanceof Error && e.name === 'TemplateExecError') throw e;
-    throw new EvalError(`error calling ${name}: ${e instanceof Error ? e.message : String(e)}`);
+    if (e instanceof EvalFailure && e.bound) throw e;
+    if (e instanceof TemplateExecError) throw e;
+    throw new EvalFailure(`error calling ${name}: ${e instanceof Error ? e.message : String(e)}`);
   }
   if (typeof r === 'string' && r.length > st.maxBytes) {
-    throw new EvalError(`${name}: result exceeds the ${st.maxBytes}-byte output limit`, true);
+    throw new EvalFailure(`${name}: result exceeds the ${st.maxBytes}-byte output limit`, true);
   }
   w = weight(r);
   if (w > 0) st.charge(w);
@@ -75,7 +75,7 @@ export function callFunc(name: string, d: FuncDef, st: ExecState, args: unknown[
 
 function varSlot(env: ExprEnv, name: string): number {
   const slot = env.scope.lookup(name);
-  if (slot < 0) throw new EvalError(`undefined variable "${name}"`);
+  if (slot < 0) throw new EvalFailure(`undefined variable "${name}"`);
   return slot;
 }
 
@@ -127,17 +127,17 @@ function logical(isAnd: boolean, args: Expr[]): Stage {
 
 function compileFunction(name: string, argOps: Operand[], env: ExprEnv, hasFinal: boolean): Stage {
   const d = env.funcs[name];
-  if (!d) throw new EvalError(`function "${name}" not defined`);
+  if (!d) throw new EvalFailure(`function "${name}" not defined`);
   const args = argOps.map((a, i) => compileArg(a, env, !(i === 0 && name === 'call')));
   const bad = arityError(name, d, args.length + (hasFinal ? 1 : 0));
-  if (bad) return () => { throw new EvalError(bad); };
+  if (bad) return () => { throw new EvalFailure(bad); };
   if (d.logical) return logical(name === 'and', args);
   return (st, dot, vars, final) => callFunc(name, d, st, evalArgs(args, st, dot, vars, final));
 }
 
 function notAFunction(op: Operand, nArgs: number, hasFinal: boolean, value: Expr): Stage {
-  if (op.kind === 'nil') return () => { throw new EvalError('nil is not a command'); };
-  if (nArgs > 0 || hasFinal) return () => { throw new EvalError(`can't give argument to non-function ${describe(op)}`); };
+  if (op.kind === 'nil') return () => { throw new EvalFailure('nil is not a command'); };
+  if (nArgs > 0 || hasFinal) return () => { throw new EvalFailure(`can't give argument to non-function ${describe(op)}`); };
   return (st, dot, vars) => value(st, dot, vars);
 }
 
@@ -190,7 +190,7 @@ function located(stage: Stage, loc: Loc): Stage {
 /**
  * Compiles a pipeline. With `assign`, declared variables receive the result (`$x := …`); range
  * passes false and assigns per iteration itself. Compile-time problems (unknown variable) throw
- * EvalError for the caller to position.
+ * EvalFailure for the caller to position.
  */
 export function compilePipe(pipe: Pipe, env: ExprEnv, assign: boolean): Expr {
   const stages = pipe.cmds.map((cmd, i) => located(compileStage(cmd, env, i > 0), makeLoc(env.src, env.tmpl, cmd.pos, cmd.end)));

@@ -2,7 +2,7 @@
  * Runtime of `range` (Go text/template's walkRange): arrays in order, maps in sorted key order,
  * integers as 0…n-1 (Go 1.22), nil as empty; anything else is an error.
  */
-import { EvalError } from '../errors.js';
+import { EvalFailure } from '../errors.js';
 import { formatValue } from '../go-format.js';
 import { isMap, mapGet, sortedKeys } from '../values.js';
 import { type ExecState, locate, type Loc } from './state.js';
@@ -37,10 +37,10 @@ export function runRange(
   } else if (isMap(v)) {
     for (const k of sortedKeys(v)) if (one(k, mapGet(v, k))) break;
   } else if (typeof v === 'number' && Number.isInteger(v)) {
-    if (s1 !== undefined) throw locate(new EvalError(`can't use ${v} to iterate over more than one variable`), loc);
+    if (s1 !== undefined) throw locate(new EvalFailure(`can't use ${v} to iterate over more than one variable`), loc);
     for (let i = 0; i < v; i++) if (one(i, i)) break;
   } else if (v !== undefined && v !== null) {
-    throw locate(new EvalError(`range can't iterate over ${formatValue(v)}`), loc);
+    throw locate(new EvalFailure(`range can't iterate over ${formatValue(v)}`), loc);
   }
   if (n === 0 && elseBody) return elseBody(st, dot, vars);
   return 0;

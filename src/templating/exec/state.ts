@@ -2,7 +2,7 @@
  * Per-execution state shared by compiled closures: output buffer, counters for the limits, and
  * the call context handed to functions. Also how errors get their template positions.
  */
-import { EvalError, lineCol, type SourceInfo, TemplateExecError } from '../errors.js';
+import { EvalFailure, lineCol, type SourceInfo, TemplateExecError } from '../errors.js';
 import type { CallContext, RenderEnv, ResolvedLimits } from '../types.js';
 
 /** Where a compiled node came from, resolved to line/column only when an error is thrown. */
@@ -36,7 +36,7 @@ export function execError(loc: Loc, detail: string): TemplateExecError {
  */
 export function locate(e: unknown, loc: Loc): TemplateExecError {
   if (e instanceof TemplateExecError) return e;
-  if (e instanceof EvalError) return execError(loc, e.message);
+  if (e instanceof EvalFailure) return execError(loc, e.message);
   if (e instanceof RangeError) return execError(loc, `resource limit: ${e.message}`);
   return execError(loc, e instanceof Error ? e.message : String(e));
 }
@@ -73,21 +73,21 @@ export class ExecState implements CallContext {
     this.maxDepth = limits.maxDepth;
   }
 
-  /** Counts one evaluation; throws EvalError(bound) past maxSteps. */
+  /** Counts one evaluation; throws EvalFailure(bound) past maxSteps. */
   tick(): void {
-    if (++this.steps > this.maxSteps) throw new EvalError(`exceeded maximum of ${this.maxSteps} steps`, true);
+    if (++this.steps > this.maxSteps) throw new EvalFailure(`exceeded maximum of ${this.maxSteps} steps`, true);
   }
 
   /** Counts `units` of work done inside a function (see CallContext.charge). */
   charge(units: number): void {
     this.steps += units;
-    if (this.steps > this.maxSteps) throw new EvalError(`exceeded maximum of ${this.maxSteps} steps`, true);
+    if (this.steps > this.maxSteps) throw new EvalFailure(`exceeded maximum of ${this.maxSteps} steps`, true);
   }
 
-  /** Appends output; throws EvalError(bound) past maxOutputBytes. */
+  /** Appends output; throws EvalFailure(bound) past maxOutputBytes. */
   emit(s: string): void {
     this.out += s;
     this.bytes += byteLen(s);
-    if (this.bytes > this.maxBytes) throw new EvalError(`output exceeds ${this.maxBytes} bytes`, true);
+    if (this.bytes > this.maxBytes) throw new EvalFailure(`output exceeds ${this.maxBytes} bytes`, true);
   }
 }

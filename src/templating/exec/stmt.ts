@@ -4,7 +4,7 @@
  * each action's escapers then, as Go's html/template does before the first execution.
  */
 import type { ActionNode, BranchNode, LoopControlNode, Node, Pipe, TemplateCallNode, TextNode } from '../ast.js';
-import { EvalError, syntaxError } from '../errors.js';
+import { EvalFailure, syntaxError } from '../errors.js';
 import { advanceText } from '../escape/advance.js';
 import { chooseEscapers, type EscId, EQUIVALENT, ESCAPERS } from '../escape/choose.js';
 import { type Ctx, D, DEAD, EscapeError, join, S } from '../escape/context.js';
@@ -104,7 +104,7 @@ export class BodyCompiler {
     try {
       return compilePipe(p, this.env, assign);
     } catch (e) {
-      if (e instanceof EvalError) this.fail(p.pos, e.message);
+      if (e instanceof EvalFailure) this.fail(p.pos, e.message);
       throw e;
     }
   }
@@ -124,7 +124,7 @@ export class BodyCompiler {
     const loc = makeLoc(this.env.src, this.env.tmpl, n.pos, n.pos + 20);
     return [(st) => {
       st.out += text;
-      if ((st.bytes += bytes) > st.maxBytes) throw locate(new EvalError(`output exceeds ${st.maxBytes} bytes`, true), loc);
+      if ((st.bytes += bytes) > st.maxBytes) throw locate(new EvalFailure(`output exceeds ${st.maxBytes} bytes`, true), loc);
       return 0;
     }, after];
   }
@@ -218,12 +218,12 @@ export class BodyCompiler {
     const loc = makeLoc(this.env.src, this.env.tmpl, n.pos, n.pipe ? n.pipe.end : n.pos + n.name.length + 2);
     if (!entry) {
       const msg = `no template "${n.name}" associated with template "${this.env.tmpl}"`;
-      return [() => { throw locate(new EvalError(msg), loc); }, ctx];
+      return [() => { throw locate(new EvalFailure(msg), loc); }, ctx];
     }
     return [(st, dot, vars) => {
       try {
         st.tick();
-        if (++st.depth > st.maxDepth) throw new EvalError(`exceeded maximum template depth (${st.maxDepth})`, true);
+        if (++st.depth > st.maxDepth) throw new EvalFailure(`exceeded maximum template depth (${st.maxDepth})`, true);
       } catch (e) {
         throw locate(e, loc);
       }

@@ -2,13 +2,13 @@
  * Go text/template's predefined functions: and or not eq ne lt le gt ge len index slice print
  * printf println html js urlquery call (semantics of Go's text/template funcs.go, written anew).
  */
-import { EvalError } from '../errors.js';
+import { EvalFailure } from '../errors.js';
 import { htmlEscapeString } from '../escape/escapers.js';
 import { queryEscape } from '../escape/choose.js';
 import { formatValue, sprint, sprintf, sprintln } from '../go-format.js';
 import type { CallContext } from '../types.js';
 import { SafeHTML } from '../types.js';
-import { goTypeName, isMap, isTrue, mapGet } from '../values.js';
+import { goTypeName, isMap, isTrue, mapGet, unwrap } from '../values.js';
 import { def, type FuncTable } from './registry.js';
 
 type Kind = 'nil' | 'bool' | 'number' | 'string' | 'other';
@@ -21,30 +21,30 @@ function kindOf(v: unknown): Kind {
   return 'other';
 }
 
-const prim = (v: unknown): unknown => (v instanceof SafeHTML ? v.value : v);
+const prim = unwrap;
 
 /** Go's eq for one pair: nil equals only nil; different basic kinds are an error. */
 function eqPair(a: unknown, b: unknown): boolean {
   const ka = kindOf(a);
   const kb = kindOf(b);
   if (ka === 'nil' || kb === 'nil') return ka === kb;
-  if (ka !== kb) throw new EvalError('incompatible types for comparison');
+  if (ka !== kb) throw new EvalFailure('incompatible types for comparison');
   if (ka !== 'other') return prim(a) === prim(b);
   if (a instanceof Date && b instanceof Date) return a.getTime() === b.getTime();
-  if (Array.isArray(a) || isMap(a)) throw new EvalError(`non-comparable type ${formatValue(a)}: ${goTypeName(a)}`);
+  if (Array.isArray(a) || isMap(a)) throw new EvalFailure(`non-comparable type ${formatValue(a)}: ${goTypeName(a)}`);
   return a === b;
 }
 
 function eq(_c: CallContext, a: unknown, ...bs: unknown[]): boolean {
-  if (bs.length === 0) throw new EvalError('missing argument for comparison');
+  if (bs.length === 0) throw new EvalFailure('missing argument for comparison');
   return bs.some((b) => eqPair(a, b));
 }
 
 function lt(_c: CallContext, a: unknown, b: unknown): boolean {
   const ka = kindOf(a);
   const kb = kindOf(b);
-  if (ka !== 'number' && ka !== 'string') throw new EvalError('invalid type for comparison');
-  if (ka !== kb) throw new EvalError('incompatible types for comparison');
+  if (ka !== 'number' && ka !== 'string') throw new EvalFailure('invalid type for comparison');
+  if (ka !== kb) throw new EvalFailure('incompatible types for comparison');
   return (prim(a) as number | string) < (prim(b) as number | string);
 }
 
@@ -68,43 +68,43 @@ function runeCount(s: string): number {
 
 /** Length in characters (code points) for strings; see README on bytes vs characters. */
 function length(_c: CallContext, v: unknown): number {
-  if (v === undefined || v === null) throw new EvalError('len of nil pointer');
+  if (v === undefined || v === null) throw new EvalFailure('len of nil pointer');
   if (typeof v === 'string' || v instanceof SafeHTML) return runeCount(prim(v) as string);
   if (Array.isArray(v)) return v.length;
   if (v instanceof Map || v instanceof Set) return v.size;
   if (isMap(v)) return Object.keys(v).length;
-  throw new EvalError(`len of type ${goTypeName(v)}`);
+  throw new EvalFailure(`len of type ${goTypeName(v)}`);
 }
 
 function intIndex(i: unknown, len: number, cap = len): number {
-  if (typeof i !== 'number' || !Number.isInteger(i)) throw new EvalError(`cannot index slice/array with type ${goTypeName(i)}`);
-  if (i < 0 || i > cap) throw new EvalError(`index out of range: ${i}`);
+  if (typeof i !== 'number' || !Number.isInteger(i)) throw new EvalFailure(`cannot index slice/array with type ${goTypeName(i)}`);
+  if (i < 0 || i > cap) throw new EvalFailure(`index out of range: ${i}`);
   return i;
 }
 
 function index(_c: CallContext, item: unknown, ...keys: unknown[]): unknown {
   let v = item;
-  if (v === undefined || v === null) throw new EvalError('index of untyped nil');
+  if (v === undefined || v === null) throw new EvalFailure('index of untyped nil');
   for (const k of keys) {
     if (Array.isArray(v)) v = v[intIndex(k, v.length, v.length - 1)];
     else if (typeof v === 'string' || v instanceof SafeHTML) {
       const cps = Array.from(prim(v) as string);
       v = (cps[intIndex(k, cps.length, cps.length - 1)] as string).codePointAt(0);
     } else if (isMap(v)) v = mapGet(v, k);
-    else if (v === undefined || v === null) throw new EvalError('index of nil pointer');
-    else throw new EvalError(`can't index item of type ${goTypeName(v)}`);
+    else if (v === undefined || v === null) throw new EvalFailure('index of nil pointer');
+    else throw new EvalFailure(`can't index item of type ${goTypeName(v)}`);
   }
   return v;
 }
 
 function slice(_c: CallContext, item: unknown, ...idx: unknown[]): unknown {
-  if (item === undefined || item === null) throw new EvalError('slice of untyped nil');
+  if (item === undefined || item === null) throw new EvalFailure('slice of untyped nil');
   const isStr = typeof item === 'string' || item instanceof SafeHTML;
   const seq: unknown[] = isStr ? Array.from(prim(item) as string) : Array.isArray(item) ? item : [];
-  if (!isStr && !Array.isArray(item)) throw new EvalError(`can't slice item of type ${goTypeName(item)}`);
-  if (idx.length > 3 || (isStr && idx.length > 2)) throw new EvalError(isStr ? 'cannot 3-index slice a string' : 'too many slice indexes');
+  if (!isStr && !Array.isArray(item)) throw new EvalFailure(`can't slice item of type ${goTypeName(item)}`);
+  if (idx.length > 3 || (isStr && idx.length > 2)) throw new EvalFailure(isStr ? 'cannot 3-index slice a string' : 'too many slice indexes');
   const [i = 0, j = seq.length] = idx.map((x) => intIndex(x, seq.length));
-  if (i > j) throw new EvalError(`invalid slice index: ${i} > ${j}`);
+  if (i > j) throw new EvalFailure(`invalid slice index: ${i} > ${j}`);
   return isStr ? (seq as string[]).slice(i, j).join('') : seq.slice(i, j);
 }
 
@@ -134,8 +134,8 @@ export function jsEscapeString(s: string): string {
 }
 
 function call(_c: CallContext, fn: unknown, ...args: unknown[]): unknown {
-  if (fn === undefined || fn === null) throw new EvalError('call of nil');
-  if (typeof fn !== 'function') throw new EvalError(`non-function of type ${goTypeName(fn)}`);
+  if (fn === undefined || fn === null) throw new EvalFailure('call of nil');
+  if (typeof fn !== 'function') throw new EvalFailure(`non-function of type ${goTypeName(fn)}`);
   return (fn as (...a: unknown[]) => unknown)(...args);
 }
 

@@ -2,7 +2,7 @@
  * How built-in functions are declared: the implementation plus its arity, checked like Go checks
  * a function's signature (`wrong number of args for X: want N got M`).
  */
-import { EvalError } from '../errors.js';
+import { EvalFailure } from '../errors.js';
 import type { CallContext, TemplateFunc } from '../types.js';
 
 /** A function with its accepted argument counts (`max` may be Infinity). */
@@ -30,12 +30,9 @@ export function arityError(name: string, d: FuncDef, got: number): string | null
   return `wrong number of args for ${name}: want ${got < d.min ? d.min : d.max} got ${got}`;
 }
 
-/** Throws EvalError(bound) when a string a function is about to build would exceed the output cap. */
+/** Throws EvalFailure(bound) when a string a function is about to build would exceed the output cap. */
 export function checkSize(ctx: CallContext, length: number, what: string): void {
   if (!(length <= ctx.limits.maxOutputBytes)) {
-    throw new EvalError(`${what}: result of ${length} characters exceeds the ${ctx.limits.maxOutputBytes}-byte limit`, true);
+    throw new EvalFailure(`${what}: result of ${length} characters exceeds the ${ctx.limits.maxOutputBytes}-byte limit`, true);
   }
 }
-
-/** Converts a template value to a JS string the way Sprig's string parameters receive it. */
-export type ToStr = (v: unknown) => string;

@@ -3,7 +3,7 @@
  * splitList uniq sortAlpha default empty coalesce ternary`, and a few neighbours). Dicts are
  * null-prototype objects, so keys like `__proto__` are plain keys. Written anew from Sprig's docs.
  */
-import { EvalError } from '../errors.js';
+import { EvalFailure } from '../errors.js';
 import type { CallContext } from '../types.js';
 import { goTypeName, isMap, isTrue, mapGet, sortedKeys } from '../values.js';
 import { deepEqual, isEmpty, listOf, str, strval, toInt64 } from './conv.js';
@@ -23,12 +23,12 @@ function setKey(d: Dict, k: string, v: unknown): void {
 
 function asDict(v: unknown, fn: string): Dict | Map<unknown, unknown> {
   if (isMap(v)) return v;
-  throw new EvalError(`${fn}: wrong type for value; expected map[string]interface {}; got ${goTypeName(v)}`);
+  throw new EvalFailure(`${fn}: wrong type for value; expected map[string]interface {}; got ${goTypeName(v)}`);
 }
 
 function asList(v: unknown, fn: string): unknown[] {
   const l = listOf(v);
-  if (!l) throw new EvalError(`Cannot find ${fn} on type ${goTypeName(v)}`);
+  if (!l) throw new EvalFailure(`Cannot find ${fn} on type ${goTypeName(v)}`);
   return l;
 }
 
@@ -97,7 +97,7 @@ function untilStep(c: CallContext, start: unknown, stop: unknown, step: unknown)
   const [a, b, s] = [toInt64(start), toInt64(stop), toInt64(step)];
   if (s === 0 || (s > 0 && a >= b) || (s < 0 && a <= b)) return [];
   const n = Math.ceil((b - a) / s);
-  if (n > c.limits.maxSteps) throw new EvalError(`until: ${n} elements exceed the step limit`, true);
+  if (n > c.limits.maxSteps) throw new EvalFailure(`until: ${n} elements exceed the step limit`, true);
   return Array.from({ length: n }, (_x, i) => a + i * s);
 }
 
@@ -138,7 +138,7 @@ export const SPRIG_LISTS: FuncTable = {
   prepend: def((_c, l, v) => [v, ...asList(l, 'prepend')], 2),
   concat: def((c, ...ls) => {
     const out = ls.flatMap((l) => asList(l, 'concat'));
-    if (out.length > c.limits.maxSteps) throw new EvalError('concat: list too long', true);
+    if (out.length > c.limits.maxSteps) throw new EvalFailure('concat: list too long', true);
     return out;
   }, 0, Infinity),
   has: def((_c, needle, l) => asList(l, 'has').some((x) => deepEqual(x, needle)), 2),
@@ -163,5 +163,5 @@ export const SPRIG_LISTS: FuncTable = {
   empty: def((_c, v) => isEmpty(v), 1),
   coalesce: def((_c, ...a) => a.find((x) => !isEmpty(x)) ?? null, 0, Infinity),
   ternary: def((_c, t, f, cond) => (isTrue(cond) ? t : f), 3),
-  fail: def((_c, msg) => { throw new EvalError(str(msg)); }, 1),
+  fail: def((_c, msg) => { throw new EvalFailure(str(msg)); }, 1),
 };

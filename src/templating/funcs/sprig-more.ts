@@ -3,7 +3,7 @@
  * `div 7 2` is 3, division by zero is an error as Go panics); dates are formatted in UTC.
  * Written anew from Sprig's documentation.
  */
-import { EvalError } from '../errors.js';
+import { EvalFailure } from '../errors.js';
 import { fromGoJson, toGoJson } from '../go-json.js';
 import { parseTime } from '../go-time-parse.js';
 import { formatTime, parseDuration, zeroTime } from '../go-time.js';
@@ -16,7 +16,7 @@ type F = (c: CallContext, ...a: unknown[]) => unknown;
 
 function intDiv(a: unknown, b: unknown, op: 'div' | 'mod'): number {
   const [x, y] = [toInt64(a), toInt64(b)];
-  if (y === 0) throw new EvalError('runtime error: integer divide by zero');
+  if (y === 0) throw new EvalFailure('runtime error: integer divide by zero');
   return op === 'div' ? Math.trunc(x / y) : x % y;
 }
 
@@ -47,7 +47,7 @@ function toTime(c: CallContext, v: unknown): Date {
 
 function requireTime(v: unknown, fn: string): Date {
   if (v instanceof Date) return v;
-  throw new EvalError(`${fn}: wrong type for value; expected time.Time; got ${goTypeName(v)}`);
+  throw new EvalFailure(`${fn}: wrong type for value; expected time.Time; got ${goTypeName(v)}`);
 }
 
 function b64dec(_c: CallContext, v: unknown): string {

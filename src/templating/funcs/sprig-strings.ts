@@ -3,7 +3,7 @@
  * `repeat count s`, …). Behaviour from Sprig's documentation; written anew. Positions in
  * substr/trunc/abbrev count characters, not bytes (see README).
  */
-import { EvalError } from '../errors.js';
+import { EvalFailure } from '../errors.js';
 import { goQuote } from '../go-format.js';
 import type { CallContext } from '../types.js';
 import { str, strval, toInt64 } from './conv.js';
@@ -38,7 +38,7 @@ function substr(start: number, end: number, s: string): string {
   let b = end;
   if (a < 0) a = 0;
   if (b < 0 || b > cs.length) b = cs.length;
-  if (a > b) throw new EvalError(`slice bounds out of range [${a}:${b}]`);
+  if (a > b) throw new EvalFailure(`slice bounds out of range [${a}:${b}]`);
   return cs.slice(a, b).join('');
 }
 
@@ -87,14 +87,14 @@ export function wrap(width: number, s: string, nl = '\n'): string {
 function repeat(c: CallContext, count: unknown, s: unknown): string {
   const n = toInt64(count);
   const text = str(s);
-  if (n < 0) throw new EvalError('strings: negative Repeat count');
+  if (n < 0) throw new EvalFailure('strings: negative Repeat count');
   checkSize(c, n * text.length, 'repeat');
   return text.repeat(n);
 }
 
 function indent(c: CallContext, n: unknown, s: unknown): string {
   const k = toInt64(n);
-  if (k < 0) throw new EvalError('strings: negative Repeat count');
+  if (k < 0) throw new EvalFailure('strings: negative Repeat count');
   const text = str(s);
   const lines = text.split('\n').length;
   checkSize(c, text.length + k * lines, 'indent');
