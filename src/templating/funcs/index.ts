@@ -1,0 +1,31 @@
+/**
+ * The function table templates see: Go built-ins, listmonk's functions and the Sprig subset, plus
+ * caller functions merged over them. Nothing here reaches the environment, files or network:
+ * Sprig's env/expandenv/getHostByName are deliberately absent (listmonk CVE-2025-49136), so
+ * using them is a parse error like Go's `function "env" not defined`.
+ */
+import type { FuncMap } from '../types.js';
+import { GO_BUILTINS } from './builtins.js';
+import { LISTMONK_FUNCS } from './listmonk.js';
+import { def, type FuncTable } from './registry.js';
+import { SPRIG_LISTS } from './sprig-lists.js';
+import { SPRIG_MORE } from './sprig-more.js';
+import { SPRIG_STRINGS } from './sprig-strings.js';
+
+/** All built-in functions by name. */
+export const BUILTIN_FUNCS: Readonly<FuncTable> = Object.freeze({
+  ...SPRIG_STRINGS,
+  ...SPRIG_LISTS,
+  ...SPRIG_MORE,
+  ...LISTMONK_FUNCS,
+  ...GO_BUILTINS,
+});
+
+/** Built-ins with `extra` merged over them (extra functions accept any number of arguments). */
+export function buildFuncTable(extra?: FuncMap): FuncTable {
+  const table: FuncTable = Object.assign(Object.create(null) as FuncTable, BUILTIN_FUNCS);
+  for (const [name, fn] of Object.entries(extra ?? {})) {
+    if (typeof fn === 'function') table[name] = def(fn, 0, Infinity);
+  }
+  return table;
+}
