@@ -5,12 +5,12 @@
  * window, FILTER, ORDER BY, DISTINCT, WITHIN GROUP or VARIADIC part. Calls are emitted as
  * `pg_catalog."name"(…)`, so a same-named function in another schema can never be chosen.
  */
-import { ALLOWED_FUNCTIONS, REGEX_FUNCTIONS, SQL_SYNTAX_FUNCTIONS } from './allow-list.js';
+import { ALLOWED_FUNCTIONS, PATTERN_FUNCTIONS, SQL_SYNTAX_FUNCTIONS } from './allow-list.js';
 import { refuse } from './errors.js';
 import {
   listOf, namesOf, onlyKeys, quoteIdent, unwrap, type EmitContext, type Handler, type Obj,
 } from './emit-support.js';
-import { checkPattern, stringLiteral } from './patterns.js';
+import { checkPattern, treeFacts } from './patterns.js';
 
 const CALL_PARTS: ReadonlyArray<[string, string]> = [
   ['agg_star', 'aggregate calls such as count(*) are not allowed'],
@@ -37,7 +37,8 @@ export const emitFuncCall: Handler = (body, ctx, depth) => {
   onlyKeys(body, ['funcname', 'args', 'funcformat', 'location'], 'function call');
   const name = allowedName(body);
   const args = listOf(body, 'args');
-  if (REGEX_FUNCTIONS.has(name)) checkRegexArgs(args, ctx);
+  const patternFn = PATTERN_FUNCTIONS[name];
+  if (patternFn !== undefined) checkPatternArgs(args, patternFn.regex, ctx);
   const sql = args.map((a) => emitArgument(a, ctx, depth + 1));
   return `pg_catalog.${quoteIdent(name)}(${sql.join(', ')})`;
 };
@@ -59,24 +60,16 @@ function allowedName(body: Obj): string {
 }
 
 /**
- * Counts a regexp_* / regex-form substring call as one pattern match. On a store with pattern
- * limits its pattern must be a short literal and its other arguments (flags, positions) literals.
+ * A pattern function (regexp_*, regex substring, strpos, position, split_part): its second argument
+ * is checked as a pattern against its first; flags and positions after it must be constants.
  */
-function checkRegexArgs(args: readonly unknown[], ctx: EmitContext): void {
-  const [, pattern, ...rest] = args;
+function checkPatternArgs(args: readonly unknown[], regex: boolean, ctx: EmitContext): void {
+  const [subject, pattern, ...rest] = args;
   if (pattern === undefined) return;
-  const isNumberConst = (n: unknown): boolean => {
-    const [type, body] = unwrap(n);
-    return type === 'A_Const' && ('ival' in body || 'fval' in body);
-  };
-  if (isNumberConst(pattern)) return; // substring(x, from, for): positions, not a pattern
-  checkPattern(pattern, ctx, true);
-  if (ctx.limits.maxPatternLength === null) return;
-  for (const r of rest) {
-    if (stringLiteral(r) === undefined && !isNumberConst(r)) {
-      refuse('on this database regular-expression function arguments must be literals');
-    }
-  }
+  const [type, body] = unwrap(pattern);
+  if (type === 'A_Const' && ('ival' in body || 'fval' in body)) return; // substring(x from n): positions
+  checkPattern({ subject, pattern, regex }, ctx);
+  if (rest.some((r) => treeFacts(r).columns > 0)) refuse('pattern flags and positions must be constants');
 }
 
 /** One argument: an expression, or `name => expression` (e.g. `make_interval(days => 7)`). */

@@ -5,13 +5,13 @@
  * `OPERATOR(schema.op)` is refused. Every result is parenthesised.
  */
 import {
-  BINARY_OPERATORS, PATTERN_OPERATORS, PREFIX_OPERATORS, QUANTIFIED_OPERATORS, REGEX_OPERATORS,
+  BINARY_OPERATORS, CONTAINMENT_OPERATORS, PATTERN_OPERATORS, PREFIX_OPERATORS, QUANTIFIED_OPERATORS, REGEX_OPERATORS,
 } from './allow-list.js';
 import { refuse } from './errors.js';
 import {
   listOf, namesOf, onlyKeys, unwrap, type EmitContext, type Handler, type Obj,
 } from './emit-support.js';
-import { checkPattern, checkQuantifiedPattern } from './patterns.js';
+import { checkContainment, checkPattern, treeFacts } from './patterns.js';
 
 type KindEmitter = (op: string, body: Obj, ctx: EmitContext, depth: number) => string;
 
@@ -38,13 +38,19 @@ const emitOp: KindEmitter = (op, body, ctx, depth) => {
     return `(${op} ${side(body, 'rexpr', ctx, depth)})`;
   }
   if (!BINARY_OPERATORS.has(op)) refuse(`operator "${op}" is not allowed`);
-  if (PATTERN_OPERATORS.has(op)) checkPattern(body['rexpr'], ctx, REGEX_OPERATORS.has(op));
+  if (PATTERN_OPERATORS.has(op)) {
+    checkPattern({ subject: body['lexpr'], pattern: body['rexpr'], regex: REGEX_OPERATORS.has(op) }, ctx);
+  }
+  if (CONTAINMENT_OPERATORS.has(op)) checkContainment(op, body['lexpr'], body['rexpr'], ctx);
   return `(${side(body, 'lexpr', ctx, depth)} ${op} ${side(body, 'rexpr', ctx, depth)})`;
 };
 
 const quantified = (word: 'ANY' | 'ALL'): KindEmitter => (op, body, ctx, depth) => {
   if (!QUANTIFIED_OPERATORS.has(op)) refuse(`operator "${op}" is not allowed with ${word}`);
-  if (PATTERN_OPERATORS.has(op)) checkQuantifiedPattern(ctx);
+  if (PATTERN_OPERATORS.has(op)) {
+    const site = { subject: body['lexpr'], pattern: body['rexpr'], regex: REGEX_OPERATORS.has(op), quantified: true };
+    checkPattern(site, ctx);
+  }
   return `(${side(body, 'lexpr', ctx, depth)} ${op} ${word} (${side(body, 'rexpr', ctx, depth)}))`;
 };
 
@@ -98,7 +104,7 @@ function patternSide(body: Obj, ctx: EmitContext, depth: number, escapeFn: strin
   const isEscape = names.length === 2 && names[0] === 'pg_catalog' && names[1] === escapeFn;
   if (!isEscape) {
     if (escapeFn === 'similar_to_escape') refuse('the expression has an unexpected SIMILAR TO');
-    checkPattern(body['rexpr'], ctx, false);
+    checkPattern({ subject: body['lexpr'], pattern: body['rexpr'], regex: false }, ctx);
     return side(body, 'rexpr', ctx, depth);
   }
   onlyKeys(call, ['funcname', 'args', 'funcformat', 'location'], 'ESCAPE');
@@ -107,7 +113,8 @@ function patternSide(body: Obj, ctx: EmitContext, depth: number, escapeFn: strin
   if (pattern === undefined || extra !== undefined || (minArgs === 2 && escape === undefined)) {
     refuse('the expression has an unexpected ESCAPE clause');
   }
-  checkPattern(pattern, ctx, escapeFn === 'similar_to_escape');
+  checkPattern({ subject: body['lexpr'], pattern, regex: escapeFn === 'similar_to_escape' }, ctx);
+  if (escape !== undefined && treeFacts(escape).columns > 0) refuse('ESCAPE must be a constant');
   const p = ctx.emit(pattern, depth + 1);
   return escape === undefined ? p : `${p} ESCAPE ${ctx.emit(escape, depth + 1)}`;
 }

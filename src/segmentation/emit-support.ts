@@ -20,8 +20,12 @@ export interface EmitContext {
   readonly emit: (node: unknown, depth: number) => string;
   /** Nodes seen so far (checked against `limits.maxNodes`). */
   nodes: number;
+  /** Column references seen so far (checked against `limits.maxColumnRefs`). */
+  columnRefs: number;
   /** Pattern matches seen so far (checked against `limits.maxPatternOps`). */
   patternOps: number;
+  /** String-literal characters in patterns so far (checked against `limits.maxPatternChars`). */
+  patternChars: number;
   /** Tables the expression actually references. */
   readonly usedTables: Set<SegmentTable>;
 }

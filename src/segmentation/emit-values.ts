@@ -8,6 +8,7 @@ import {
   APP_TYPES, CATALOG_TYPES, SQL_VALUE_FUNCTIONS, TABLE_COLUMNS, type SegmentTable,
 } from './allow-list.js';
 import { refuse } from './errors.js';
+import { treeFacts } from './patterns.js';
 import {
   isObj, listOf, namesOf, onlyKeys, quoteIdent, quoteLiteral, stringOf, unwrap,
   type EmitContext, type Handler,
@@ -53,6 +54,10 @@ function emitBitString(text: string): string {
  */
 export const emitColumnRef: Handler = (body, ctx) => {
   onlyKeys(body, ['fields', 'location'], 'column reference');
+  ctx.columnRefs += 1;
+  if (ctx.columnRefs > ctx.limits.maxColumnRefs) {
+    refuse(`too many column references (at most ${ctx.limits.maxColumnRefs})`);
+  }
   const parts = listOf(body, 'fields').map((f) => {
     if (unwrap(f)[0] === 'A_Star') refuse('"*" is not allowed');
     return stringOf(f);
@@ -88,10 +93,15 @@ function resolveUnqualified(column: string, ctx: EmitContext): SegmentTable {
   return refuse(`column "${column}" is not allowed`);
 }
 
-/** `CAST(x AS type)` to an allow-listed type; `regclass` and other catalog types are refused. */
+/**
+ * `CAST(x AS type)` to an allow-listed type; `regclass` and other catalog types are refused, and
+ * only constants may be cast to array types.
+ */
 export const emitTypeCast: Handler = (body, ctx, depth) => {
   onlyKeys(body, ['arg', 'typeName', 'location'], 'cast');
   const type = emitTypeName(body['typeName']);
+  // An array parsed from stored text could be of any size (see allow-list.ts on string_to_array).
+  if (type.endsWith(']') && treeFacts(body['arg']).columns > 0) refuse('casting column values to arrays is not allowed');
   return `CAST(${ctx.emit(body['arg'], depth + 1)} AS ${type})`;
 };
 

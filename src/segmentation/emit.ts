@@ -69,7 +69,7 @@ export function emitWhereClause(
   limits: GuardLimits,
 ): EmittedExpression {
   const ctx: EmitContext = {
-    limits, tables, nodes: 0, patternOps: 0, usedTables: new Set(),
+    limits, tables, nodes: 0, columnRefs: 0, patternOps: 0, patternChars: 0, usedTables: new Set(),
     emit: (node, depth) => emitNode(node, ctx, depth),
   };
   const sql = ctx.emit(where, 1);

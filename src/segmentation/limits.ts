@@ -13,23 +13,35 @@ export interface GuardLimits {
   readonly maxDepth: number;
   /** Most expression nodes accepted. */
   readonly maxNodes: number;
-  /** Most pattern matches (LIKE, ILIKE, SIMILAR TO, regex operators and functions). */
+  /** Most column references (each can bring a whole stored value into one row's evaluation). */
+  readonly maxColumnRefs: number;
+  /** Most pattern matches (LIKE, ILIKE, SIMILAR TO, regex, strpos/position/split_part). */
   readonly maxPatternOps: number;
+  /** Most string-literal characters across all patterns (one scan costs text length × pattern length). */
+  readonly maxPatternChars: number;
+  /** Most column references in the text one pattern is matched against (bounds that text's length). */
+  readonly maxSubjectColumns: number;
   /**
-   * When set, every pattern must be a string literal of at most this many characters (so no pattern
-   * can come from stored data); `null` accepts any pattern expression.
+   * When set, every pattern must be a single string literal of at most this many characters;
+   * `null` accepts any constant pattern expression.
    */
   readonly maxPatternLength: number | null;
   /** Whether regex back-references (`\1`…`\9`), the source of exponential matching, are accepted. */
   readonly allowRegexBackrefs: boolean;
 }
 
-/** PostgreSQL: run time is bounded by `statement_timeout`, so only size is limited. */
+/**
+ * PostgreSQL: run time is bounded by `statement_timeout` between rows, but one row's evaluation is
+ * not always interruptible (LIKE, substring search), so patterns are budgeted here too.
+ */
 export const SERVER_LIMITS: GuardLimits = Object.freeze({
   maxLength: 10_000,
   maxDepth: 100,
   maxNodes: 5_000,
+  maxColumnRefs: 64,
   maxPatternOps: 100,
+  maxPatternChars: 1_000,
+  maxSubjectColumns: 4,
   maxPatternLength: null,
   allowRegexBackrefs: true,
 });
@@ -42,7 +54,10 @@ export const EMBEDDED_LIMITS: GuardLimits = Object.freeze({
   maxLength: 2_000,
   maxDepth: 32,
   maxNodes: 400,
+  maxColumnRefs: 16,
   maxPatternOps: 4,
+  maxPatternChars: 400,
+  maxSubjectColumns: 2,
   maxPatternLength: 100,
   allowRegexBackrefs: false,
 });

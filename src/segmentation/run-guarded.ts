@@ -44,9 +44,11 @@ export class GuardSetupError extends Error {
 
 /**
  * Runs `fn` in a read-only transaction with `statement_timeout = opts.timeoutMs` (both set with
- * `SET LOCAL` semantics and verified before `fn` runs). Errors caused by the expression become
- * QueryRefusedError (400); others are re-thrown. Throws RangeError on a bad timeout and
- * GuardSetupError when the runner does not provide a real transaction.
+ * `SET LOCAL` semantics and verified before `fn` runs), then rolls the transaction back whatever
+ * happened and returns `fn`'s result. Errors caused by the expression become QueryRefusedError
+ * (400); others are re-thrown. Throws RangeError on a bad timeout and GuardSetupError when the
+ * runner does not provide a real transaction. The runner must roll back and re-throw when its
+ * callback throws (as Mailroom's Db.tx does).
  */
 export async function guardedTx<T>(db: TxRunner, opts: GuardedOptions, fn: (q: Queryable) => Promise<T>): Promise<T> {
   const ms = opts.timeoutMs;
@@ -54,13 +56,22 @@ export async function guardedTx<T>(db: TxRunner, opts: GuardedOptions, fn: (q: Q
     throw new RangeError(`timeoutMs must be an integer from 1 to 3600000, got ${String(ms)}`);
   }
   try {
-    return await db.tx(async (q) => {
+    await db.tx(async (q) => {
       await enterGuard(q, ms, opts.role);
-      return fn(q);
+      // Never commit: READ ONLY does not stop every write (PostgreSQL 15 allows lo_create in a
+      // read-only transaction), so the transaction is always rolled back by throwing the result.
+      throw new RollbackWith(await fn(q));
     }, { readOnly: true });
   } catch (err) {
+    if (err instanceof RollbackWith) return err.value as T;
     throw mapExpressionError(err, ms) ?? err;
   }
+  throw new GuardSetupError('the transaction runner swallowed the rollback signal');
+}
+
+/** Carries a guarded step's result out of the transaction while forcing a rollback. */
+class RollbackWith {
+  constructor(readonly value: unknown) {}
 }
 
 /** Runs one statement with {@link guardedTx} and returns its rows. Same errors. */

@@ -13,6 +13,7 @@ export interface RefusedCase {
 const SEP = 'statement separator';
 const SUB = 'sub-selects are not allowed';
 
+/** The injection corpus. */
 export const REFUSED: readonly RefusedCase[] = [
   // stacked statements
   { q: 'true; DROP TABLE subscribers', message: SEP },
@@ -110,6 +111,30 @@ export const REFUSED: readonly RefusedCase[] = [
   { q: "pg_catalog.set_config('a', 'b', false) = 'b'", message: 'schema-qualified function' },
   { q: `"LOWER"(subscribers.name) = 'x'`, message: 'function "LOWER" is not allowed' },
   { q: "collation for (subscribers.name) = 'x'", message: 'function "pg_collation_for" is not allowed' },
+  // CPU bounds: PostgreSQL cannot interrupt one LIKE or substring search, so patterns are constants
+  // with a total budget, scanned text uses few columns, and no array is built from stored text
+  { q: 'subscribers.email LIKE subscribers.name', message: 'patterns must be constants, not taken from columns' },
+  { q: "'x' ~ subscribers.name", message: 'patterns must be constants' },
+  { q: "subscribers.email LIKE '%' || subscribers.name || '%'", message: 'patterns must be constants' },
+  { q: 'strpos(subscribers.email, subscribers.name) > 0', message: 'patterns must be constants' },
+  { q: "position(subscribers.name in subscribers.email) > 0", message: 'patterns must be constants' },
+  { q: "split_part(subscribers.email, subscribers.name, 1) = ''", message: 'patterns must be constants' },
+  { q: "subscribers.email LIKE ANY(ARRAY[subscribers.name])", message: 'patterns must be constants' },
+  { q: "subscribers.name LIKE 'a' ESCAPE subscribers.name", message: 'ESCAPE must be a constant' },
+  { q: "regexp_like(subscribers.name, 'a', subscribers.email)", message: 'pattern flags and positions must be constants' },
+  { q: `subscribers.attribs::text LIKE '%${'a'.repeat(1_000)}%'`, message: 'patterns are too long in total (1002 characters; at most 1000)' },
+  { q: Array.from({ length: 3 }, () => `subscribers.name LIKE '${'a'.repeat(350)}'`).join(' OR '), message: 'patterns are too long in total (1050 characters' },
+  { q: "concat(subscribers.name, subscribers.name, subscribers.name, subscribers.name, subscribers.name) LIKE '%a%'", message: 'at most 4 columns' },
+  { q: "string_to_array(subscribers.name, ',') && ARRAY['a']", message: 'function "string_to_array" is not allowed' },
+  { q: "(subscribers.attribs->>'ids')::int[] && ARRAY[1]", message: 'casting column values to arrays is not allowed' },
+  { q: "subscribers.name::text[] = '{}'", message: 'casting column values to arrays' },
+  { q: 'subscribers.attribs @> subscribers.attribs', message: 'operator "@>" needs a constant on one side' },
+  { q: 'subscriber_lists.meta <@ subscribers.attribs', lists: true, message: 'operator "<@" needs a constant on one side' },
+  { q: 'ARRAY[subscribers.name] && ARRAY[subscribers.email]', message: 'operator "&&" needs a constant on one side' },
+  { q: `subscribers.attribs->'tags' ?| ARRAY[subscribers.name]`, message: 'operator "?|" needs a constant' },
+  { q: `subscribers.attribs->'ids' @> '[${Array.from({ length: 300 }, (_, i) => i).join(',')}]'`, message: 'patterns are too long in total' },
+  { q: `subscribers.attribs->'ids' @> jsonb_build_array(${Array.from({ length: 400 }, (_, i) => i + 100).join(',')})`, message: 'patterns are too long in total (1200 characters' },
+  { q: Array.from({ length: 65 }, () => 'subscribers.id = 1').join(' OR '), message: 'too many column references (at most 64)' },
   // aggregates and window functions
   { q: 'count(*) > 0', message: 'aggregate calls such as count(*) are not allowed' },
   { q: 'count(subscribers.id) > 0', message: 'aggregate function "count" is not allowed' },
