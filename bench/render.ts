@@ -1,5 +1,5 @@
 /**
- * Render benchmark: the default campaign template (test/unit/templating/fixtures/default.tpl)
+ * Render benchmark: the default campaign template (src/modules/templates/defaults/campaign-default.tpl)
  * wrapping a ~5 KB campaign body with 10 actions (first name, an attribute, TrackLink,
  * UnsubscribeURL, e-mail), html mode. Compiled once; measures renders per second on one core.
  *
@@ -15,7 +15,7 @@ import { compile, type RenderEnv, subscriberView } from '../src/templating/index
 const fixture = (name: string): string =>
   readFileSync(new URL(`../test/unit/templating/fixtures/${name}`, import.meta.url), 'utf8');
 
-const base = fixture('default.tpl');
+const base = readFileSync(new URL('../src/modules/templates/defaults/campaign-default.tpl', import.meta.url), 'utf8');
 const body = fixture('campaign-body.html');
 const ROOT = 'https://lists.example.com';
 
@@ -113,7 +113,7 @@ const section = `## render
 
 Measured ${date} on ${machine}, Node ${process.version}, one process (one core).
 
-Workload: the default campaign template (\`test/unit/templating/fixtures/default.tpl\`) wrapping a
+Workload: the default campaign template (\`src/modules/templates/defaults/campaign-default.tpl\`) wrapping a
 ${(Buffer.byteLength(body) / 1024).toFixed(1)} KB campaign body (\`campaign-body.html\`), ${actions} actions in total
 (\`.Subscriber.FirstName\`, an attribute, \`TrackLink\`, \`UnsubscribeURL\`, \`L.T\`, \`TrackView\`…), html mode
 with contextual escaping. The template is compiled once; each render is one \`execute(data, env)\`.

@@ -80,7 +80,8 @@ export async function buildDeps(config: Config, logger: Logger, opts: BuildOptio
 
   const users = new UserService(db);
   const templates = new TemplateService(db, templateRepo);
-  await templates.installDefaults();
+  const installed = await templates.installDefaults();
+  if (installed !== null) await settings.update({ [core.optinTemplateId.key]: installed.optinTemplateId });
   const generated = await users.ensureAdmin(config.adminUser, config.adminPassword);
   if (generated !== null) {
     // Printed once, on the first start without MAILROOM_ADMIN_PASSWORD; only its hash is stored.

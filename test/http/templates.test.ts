@@ -22,9 +22,18 @@ describe('templates', () => {
     expect(defaults[0].body).toContain('{{ UnsubscribeURL }}');
   });
 
-  it('does not install the defaults twice on a restart', async () => {
-    await t.deps.templates.installDefaults();
-    expect((await t.api('GET', '/api/templates')).body.data).toHaveLength(1);
+  it('installs the four shipped templates once, and points the opt-in setting at the confirmation template', async () => {
+    const all = (await t.api('GET', '/api/templates')).body.data;
+    expect(all.map((x: { name: string; type: string }) => [x.name, x.type])).toEqual([
+      ['Default campaign template', 'campaign'],
+      ['Default archive template', 'campaign'],
+      ['Sample transactional template', 'tx'],
+      ['Opt-in confirmation', 'tx'],
+    ]);
+    expect(all[2].subject).toBe('Welcome {{ .Subscriber.Name }}');
+    expect(t.deps.settings.get(t.deps.core.optinTemplateId)).toBe(all[3].id);
+    expect(await t.deps.templates.installDefaults()).toBeNull();
+    expect((await t.api('GET', '/api/templates')).body.data).toHaveLength(4);
   });
 
   it('gets one template, 404 for unknown ids, 400 for bad ids', async () => {

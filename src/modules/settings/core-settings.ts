@@ -82,6 +82,12 @@ export function coreSettings(config: Config) {
       default: 1000,
       description: 'Subscribers per unit of delivery work (batch).',
     }),
+    optinTemplateId: defineSetting({
+      key: 'app.optin_template_id',
+      schema: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()]),
+      default: null,
+      description: 'The transactional template used for double opt-in confirmation e-mails (installed on first start).',
+    }),
     smtp: defineSetting({
       key: 'smtp',
       schema: Type.Array(SmtpServer, { maxItems: 50 }),

@@ -1,5 +1,5 @@
 /**
- * The shipped templates (fixtures/, later installed as Mailroom's defaults) render correctly with
+ * The shipped templates (src/modules/templates/defaults, installed on first start) render correctly with
  * listmonk-shaped data, and a realistic campaign using range/with/define/printf/Date/TrackLink and
  * Sprig renders through the default template.
  */
@@ -7,7 +7,19 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { compile, type RenderEnv, subscriberView } from '../../../src/templating/index.js';
 
-const fixture = (name: string): string => readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8');
+// The four shipped templates live with the templates module (installed on first start); the campaign
+// body is a test fixture.
+const SHIPPED: Record<string, string> = {
+  'default.tpl': 'campaign-default.tpl',
+  'default-archive.tpl': 'archive-default.tpl',
+  'sample-tx.tpl': 'sample-tx.tpl',
+  'subscriber-optin.html': 'optin-confirmation.tpl',
+};
+const fixture = (name: string): string => {
+  const shipped = SHIPPED[name];
+  const url = shipped ? new URL(`../../../src/modules/templates/defaults/${shipped}`, import.meta.url) : new URL(`./fixtures/${name}`, import.meta.url);
+  return readFileSync(url, 'utf8');
+};
 
 const subscriber = subscriberView({
   id: 1, uuid: '5f1c2a9e-0d3b-4b8e-9a61-2f9c4d7e8b10', email: 'ann.lee@example.com', name: 'Ann Lee',
