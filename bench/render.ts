@@ -8,7 +8,8 @@
  *
  * Run: npx tsx bench/render.ts   (prints figures; updates the "render" section of docs/benchmarks.md)
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { writeSection } from './report.js';
 import { cpus } from 'node:os';
 import { compile, type RenderEnv, subscriberView } from '../src/templating/index.js';
 
@@ -131,11 +132,4 @@ Ratio: the baseline is ${ratio.toFixed(1)}× faster; the template reaches ${(100
 Run: \`npx tsx bench/render.ts\`.
 `;
 
-const docPath = new URL('../docs/benchmarks.md', import.meta.url);
-const docDir = new URL('../docs/', import.meta.url);
-if (!existsSync(docDir)) mkdirSync(docDir, { recursive: true });
-const doc = existsSync(docPath) ? readFileSync(docPath, 'utf8') : '# Benchmarks\n';
-const re = /## render\n[\s\S]*?(?=\n## |$)/;
-const next = re.test(doc) ? doc.replace(re, section.trimEnd()) : `${doc.trimEnd()}\n\n${section}`;
-writeFileSync(docPath, next.endsWith('\n') ? next : `${next}\n`);
-console.log('updated docs/benchmarks.md (section "render")');
+writeSection('render', section);
