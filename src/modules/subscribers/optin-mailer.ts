@@ -9,8 +9,9 @@
  * Automatic sends (create, update, list changes, public subscription) run in the background with
  * bounded concurrency, so a slow or failing mail server never fails or delays the request that caused
  * them and never loses the subscriber: failures are logged, transient ones retried twice, and
- * `POST /api/subscribers/:id/optin` sends again. Public subscriptions are throttled per subscriber, so
- * a form cannot be used to flood someone's inbox.
+ * `POST /api/subscribers/:id/optin` sends again. Opt-in e-mails caused by public subscriptions are
+ * throttled per subscriber (3 per hour), so the public form cannot be used to flood someone's inbox
+ * from many addresses; the throttle is per instance.
  */
 import type { Logger } from 'pino';
 import { BadRequestError, ServiceUnavailableError } from '../../errors.js';
@@ -39,8 +40,8 @@ export interface OptinMailerOptions {
   logger: Logger;
   /** Background sends at once (default 4). */
   concurrency?: number;
-  /** Least time between throttled sends to one subscriber, ms (default 10 minutes). */
-  throttleMs?: number;
+  /** Throttled (public) sends: at most `max` opt-in e-mails to one subscriber per `windowMs` (default 3 per hour). */
+  throttle?: { max: number; windowMs: number };
   /** Delays before the retries of a transient failure, ms (default 1 s, 5 s). */
   retryDelaysMs?: number[];
 }
@@ -57,7 +58,8 @@ export function optinUrl(rootUrl: string, uuid: string, lists: Array<{ uuid: str
 /** Sends double opt-in e-mails. */
 export class OptinMailer {
   private readonly queue: Array<{ id: number; throttle: boolean }> = [];
-  private readonly lastSent = new Map<number, number>();
+  /** When each subscriber was last sent an opt-in e-mail (ms timestamps within the throttle window). */
+  private readonly sentAt = new Map<number, number[]>();
   private running = 0;
   private idle: Array<() => void> = [];
   private cached: { subject: string; body: string; message: TemplateMessage } | null = null;
@@ -85,13 +87,14 @@ export class OptinMailer {
       if (err instanceof SendError && err.kind === 'permanent') throw new BadRequestError(`email: the mail server refused the opt-in e-mail: ${err.message}`);
       throw new ServiceUnavailableError(`could not send the opt-in e-mail: ${err instanceof Error ? err.message : String(err)}`);
     }
-    this.lastSent.set(id, Date.now());
+    this.sentAt.set(id, [...this.recent(id), Date.now()]);
     return true;
   }
 
   /**
-   * Queues a background send to subscriber `id`. With `throttle`, skips a subscriber mailed within
-   * the throttle period (public subscription). Never throws; failures are logged.
+   * Queues a background send to subscriber `id`. With `throttle`, skips a subscriber who already got
+   * the most opt-in e-mails allowed in the throttle window (public subscription). Never throws;
+   * failures are logged.
    */
   enqueue(id: number, opts: { throttle?: boolean } = {}): void {
     if (this.queue.length >= MAX_QUEUE) {
@@ -121,9 +124,8 @@ export class OptinMailer {
   }
 
   private async sendInBackground(id: number, throttle: boolean): Promise<void> {
-    const throttleMs = this.opts.throttleMs ?? 600_000;
-    if (throttle && Date.now() - (this.lastSent.get(id) ?? 0) < throttleMs) {
-      this.opts.logger.info({ subscriber_id: id }, 'opt-in e-mail throttled: one was sent recently');
+    if (throttle && this.recent(id).length >= this.limits().max) {
+      this.opts.logger.info({ subscriber_id: id }, 'opt-in e-mail throttled: too many were sent to this subscriber recently');
       return;
     }
     const delays = this.opts.retryDelaysMs ?? [1000, 5000];
@@ -138,13 +140,23 @@ export class OptinMailer {
         await sleep(delays[attempt]!);
       }
     }
-    this.forgetOld(throttleMs);
+    this.forgetOld();
   }
 
-  private forgetOld(throttleMs: number): void {
-    if (this.lastSent.size < 10_000) return;
-    const cutoff = Date.now() - throttleMs;
-    for (const [id, at] of this.lastSent) if (at < cutoff) this.lastSent.delete(id);
+  private limits(): { max: number; windowMs: number } {
+    return this.opts.throttle ?? { max: 3, windowMs: 3_600_000 };
+  }
+
+  /** Send times of subscriber `id` within the throttle window. */
+  private recent(id: number): number[] {
+    const cutoff = Date.now() - this.limits().windowMs;
+    return (this.sentAt.get(id) ?? []).filter((at) => at > cutoff);
+  }
+
+  /** Keeps the throttle memory bounded: drops subscribers with no send inside the window. */
+  private forgetOld(): void {
+    if (this.sentAt.size < 10_000) return;
+    for (const id of [...this.sentAt.keys()]) if (this.recent(id).length === 0) this.sentAt.delete(id);
   }
 
   private async render(sub: SubscriberRow, lists: OptinList[]) {
