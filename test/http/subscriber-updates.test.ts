@@ -170,6 +170,47 @@ describe('POST /api/subscribers/:id/optin', () => {
   });
 });
 
+describe('the opt-in e-mail', () => {
+  it('uses the editable template named by app.optin_template_id, with listmonk\'s data', async () => {
+    const [tpl] = await t.testDb.db.sql<{ id: number }>(
+      "INSERT INTO templates (name, type, subject, body) VALUES ('My opt-in', 'tx', 'Please confirm, {{ .Subscriber.FirstName }}', $1) RETURNING id",
+      ['<p>{{ range .Lists }}[{{ .Name }}|{{ .Type }}|{{ .Optin }}]{{ end }} <a href="{{ .OptinURL }}">yes</a> <a href="{{ .UnsubURL }}">no</a></p>'],
+    );
+    const previous = (await t.api('GET', '/api/settings')).body.data['app.optin_template_id'];
+    await t.deps.settings.update({ 'app.optin_template_id': tpl!.id });
+    try {
+      const id = await create('custom.tpl@x.org', { name: 'Custom Template', lists: [double, single] });
+      const [mail] = await waitForMailTo(sink, 'custom.tpl@x.org');
+      const uuid = (await t.api('GET', `/api/subscribers/${id}`)).body.data.uuid;
+      const listUuid = (await t.api('GET', `/api/lists/${double}`)).body.data.uuid;
+      expect(mail!.parsed.subject).toBe('Please confirm, Custom');
+      expect(mail!.parsed.html).toContain('[Double|public|double]');
+      expect(mail!.parsed.html).toContain(`href="http://mailroom.test/subscription/optin/${uuid}?l=${listUuid}"`);
+      expect(mail!.parsed.html).toContain(`href="http://mailroom.test/subscription/00000000-0000-0000-0000-000000000000/${uuid}"`);
+      expect(mail!.parsed.headers.get('x-listmonk-subscriber')).toBe(uuid);
+      // A template that no longer exists falls back to the shipped one rather than failing.
+      await t.testDb.db.sql('DELETE FROM templates WHERE id = $1', [tpl!.id]);
+      await t.api('POST', `/api/subscribers/${id}/optin`);
+      expect(mailsTo(sink, 'custom.tpl@x.org')[1]!.parsed.subject).toBe('Confirm your subscription');
+    } finally {
+      await t.deps.settings.update({ 'app.optin_template_id': previous });
+    }
+  });
+
+  it('is not sent automatically when app.send_optin_confirmation is off, but can still be sent on request', async () => {
+    await t.deps.settings.update({ 'app.send_optin_confirmation': false });
+    try {
+      const id = await create('no.auto@x.org', { lists: [double] });
+      await t.deps.optinMailer.drain();
+      expect(mailsTo(sink, 'no.auto@x.org')).toHaveLength(0);
+      await t.api('POST', `/api/subscribers/${id}/optin`);
+      expect(mailsTo(sink, 'no.auto@x.org')).toHaveLength(1);
+    } finally {
+      await t.deps.settings.update({ 'app.send_optin_confirmation': true });
+    }
+  });
+});
+
 describe('GET /api/subscribers/:id/export', () => {
   it("downloads the subscriber's profile, subscriptions, views and clicks as JSON", async () => {
     const id = await create('export.me@x.org', { name: 'Export Me', lists: [single, other], attribs: { city: 'Oslo' } });

@@ -85,11 +85,6 @@ export class SubscriberFinder {
     };
   }
 
-  /** True when the filter matches every subscriber (no expression, search, lists or ids). */
-  static isEmpty(f: SubscriberFilter): boolean {
-    return f.compiled === null && f.params.search === '' && f.params.list_ids.length === 0 && f.params.ids.length === 0;
-  }
-
   /** One page (`order` from an allow-list) and the total number of matches. */
   async page(f: SubscriberFilter, order: string, limit: number | null, offset: number): Promise<{ rows: SubscriberRow[]; total: number }> {
     const inLists = f.params.list_ids.length > 0;
