@@ -204,6 +204,25 @@ describe('GET /api/subscribers', () => {
   });
 });
 
+describe('maintained totals', () => {
+  it('stay exact when subscribers are created, subscribed and deleted concurrently', async () => {
+    const list = (await t.api('POST', '/api/lists', { name: 'Busy' })).body.data.id;
+    const created = await Promise.all(Array.from({ length: 24 }, (_, i) => t.api('POST', '/api/subscribers', { email: `busy${i}@x.org`, lists: [list] })));
+    const ids = created.map((r) => r.body.data.id as number);
+    await Promise.all([
+      ...ids.slice(0, 8).map((id) => t.api('DELETE', `/api/subscribers/${id}`)),
+      t.api('DELETE', `/api/subscribers?id=${ids[8]}&id=${ids[9]}`),
+      t.api('POST', '/api/subscribers/query/delete', { query: `subscribers.id = ${ids[10]}` }),
+      ...Array.from({ length: 6 }, (_, i) => t.api('POST', '/api/subscribers', { email: `busy.late${i}@x.org`, lists: [list] })),
+      t.api('POST', '/api/public/subscription', { email: 'busy.public@x.org', list_uuids: [(await t.api('GET', `/api/lists/${list}`)).body.data.uuid] }),
+    ]);
+    const [fast, counted] = await totals();
+    expect(fast).toBe(counted);
+    expect(await totals(`&list_id=${list}`)).toEqual([24 - 11 + 6, 24 - 11 + 6]);
+    expect((await t.api('GET', `/api/lists/${list}`)).body.data.subscriber_count).toBe(24 - 11 + 6);
+  });
+});
+
 describe('GET /api/subscribers/lists/:id', () => {
   it('answers the subscribers of one list in the same shape, with the same parameters', async () => {
     const list = (await t.api('POST', '/api/lists', { name: 'Members' })).body.data.id;
