@@ -12,6 +12,7 @@ import { FieldError, NotFoundError } from '../../errors.js';
 import type { SubscriberRepo } from '../subscribers/repo.js';
 import { validEmail, validName } from '../subscribers/service.js';
 import { isUuid } from '../subscription-pages/service.js';
+import { txWithRetry } from '../subscribers/retry.js';
 
 const Q = loadQueries(new URL('./queries.sql', import.meta.url), [
   'public-lists',
@@ -96,7 +97,7 @@ export class PublicSubscriptionService {
       this.deps.onHoneypot?.(email);
       return { doubleOptin };
     }
-    const optinFor = await this.deps.db.tx(async (tx) => {
+    const optinFor = await txWithRetry(this.deps.db, async (tx) => {
       const [created] = await tx.run<{ id: number; status: string }>(Q['subscriber-insert-if-new'], { email, name });
       const sub = created ?? (await tx.run<{ id: number; status: string }>(Q['subscriber-by-email-for-update'], { email }))[0];
       if (sub === undefined || sub.status === 'blocklisted') return null;

@@ -16,6 +16,7 @@ import type { SubscriberFinder } from './filter.js';
 import type { SubscriberRepo, WrittenMembership } from './repo.js';
 import type { MembershipChange, QueryListsBody, QueryTargetBody } from './schemas.js';
 import { knownLists, needsOptin } from './service.js';
+import { txWithRetry } from './retry.js';
 
 /** Collaborators of the bulk service. */
 export interface BulkServiceDeps {
@@ -33,13 +34,13 @@ export class SubscriberBulkService {
 
   /** Blocklists one subscriber (status and every membership); NotFoundError when unknown. */
   async blocklistOne(id: number): Promise<void> {
-    const found = await this.deps.db.tx((tx) => this.deps.repo.blocklist([id], tx));
+    const found = await txWithRetry(this.deps.db, (tx) => this.deps.repo.blocklist([id], tx));
     if (found.length === 0) throw new NotFoundError(`subscriber ${id} not found`);
   }
 
   /** Blocklists several subscribers by id; unknown ids are ignored. */
   async blocklistMany(ids: number[]): Promise<void> {
-    await this.deps.db.tx((tx) => this.deps.repo.blocklist([...new Set(ids)], tx));
+    await txWithRetry(this.deps.db, (tx) => this.deps.repo.blocklist([...new Set(ids)], tx));
   }
 
   /** `PUT /api/subscribers/lists/:id`: one subscriber's memberships; NotFoundError when unknown. */
@@ -58,7 +59,7 @@ export class SubscriberBulkService {
     if (change.action === 'add' && change.status === undefined) throw new FieldError('status', 'is required when action is add');
     const listIds = [...new Set(change.target_list_ids)];
     const unique = [...new Set(ids)].sort((a, b) => a - b);
-    const { written, lists } = await this.deps.db.tx(async (tx) => {
+    const { written, lists } = await txWithRetry(this.deps.db, async (tx) => {
       const lists = await knownLists(this.deps.lists, listIds, 'target_list_ids', tx);
       let written: WrittenMembership[] = [];
       if (change.action === 'add') written = await this.deps.repo.upsertSubscriptions(unique, listIds, change.status!, tx);
@@ -75,13 +76,13 @@ export class SubscriberBulkService {
   /** POST /api/subscribers/query/delete: deletes every match. */
   async deleteByQuery(body: QueryTargetBody): Promise<void> {
     const ids = await this.resolve(body);
-    await this.deps.db.tx((tx) => this.deps.repo.delete(ids, tx));
+    await txWithRetry(this.deps.db, (tx) => this.deps.repo.delete(ids, tx));
   }
 
   /** PUT /api/subscribers/query/blocklist: blocklists every match. */
   async blocklistByQuery(body: QueryTargetBody): Promise<void> {
     const ids = await this.resolve(body);
-    await this.deps.db.tx((tx) => this.deps.repo.blocklist(ids, tx));
+    await txWithRetry(this.deps.db, (tx) => this.deps.repo.blocklist(ids, tx));
   }
 
   /**

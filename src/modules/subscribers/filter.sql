@@ -76,7 +76,7 @@ ORDER BY subscribers.id;
 
 -- name: total-all
 -- The maintained number of subscribers (migration 0003): the total of an unfiltered page.
-SELECT coalesce(sum(count), 0)::int AS total FROM subscriber_totals;
+SELECT coalesce(sum(delta), 0)::int AS total FROM subscriber_totals;
 
 -- name: total-one-list
 -- The maintained number of members of one list, optionally in one subscription status (migration

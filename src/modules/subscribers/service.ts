@@ -22,6 +22,7 @@ import {
   type SubscriberQuery,
   type SubscriberUpdate,
 } from './schemas.js';
+import { txWithRetry } from './retry.js';
 
 const ORDER_COLUMNS: Record<string, string> = {
   id: 'subscribers.id',
@@ -134,7 +135,7 @@ export class SubscriberService {
     const attribs = validAttribs(input.attribs);
     const status = input.status ?? 'enabled';
     const listIds = [...new Set(input.lists ?? [])];
-    const { row, written, lists } = await this.db.tx(async (tx) => {
+    const { row, written, lists } = await txWithRetry(this.db, async (tx) => {
       const lists = await knownLists(this.deps.lists, listIds, 'lists', tx);
       const row = await this.repo.insert({ email, name, attribs, status }, tx);
       const written = await this.repo.addSubscriptions(row.id, listIds, membershipStatus(status, input.preconfirm_subscriptions), tx);
@@ -187,7 +188,7 @@ export class SubscriberService {
     id: number,
     fn: (current: SubscriberRow, tx: Queryable) => Promise<{ status: string; written: WrittenMembership[]; lists: ListRef[] }>,
   ): Promise<Subscriber> {
-    const result = await this.db.tx(async (tx) => {
+    const result = await txWithRetry(this.db, async (tx) => {
       const current = await this.repo.lock(id, tx);
       if (current === null) throw new NotFoundError(`subscriber ${id} not found`);
       const out = await fn(current, tx);
@@ -200,12 +201,12 @@ export class SubscriberService {
 
   /** Deletes one subscriber; NotFoundError when unknown. */
   async delete(id: number): Promise<void> {
-    if ((await this.repo.delete([id])).length === 0) throw new NotFoundError(`subscriber ${id} not found`);
+    if ((await txWithRetry(this.db, (tx) => this.repo.delete([id], tx))).length === 0) throw new NotFoundError(`subscriber ${id} not found`);
   }
 
   /** Deletes several subscribers by id in one transaction; unknown ids are ignored. */
   async deleteMany(ids: number[]): Promise<number> {
-    return this.db.tx(async (tx) => (await this.repo.delete([...new Set(ids)], tx)).length);
+    return txWithRetry(this.db, async (tx) => (await this.repo.delete([...new Set(ids)], tx)).length);
   }
 
   /**
