@@ -71,7 +71,7 @@ export function publicSubscriptionRoutes(app: App, api: PublicSubscriptionApi): 
       preValidation: multipartAsBody(['l', 'list_uuids']),
       schema: { tags, summary: 'Submit the public subscription form (HTML answer)', body: FormBody },
       config: limited,
-      errorHandler: (err, req, reply) => formError(svc, err, req as FastifyRequest<{ Body: FormBody }>, reply),
+      errorHandler: (err, req, reply) => formError(svc, err, req, reply),
     }, async (req, reply) => {
       if (!svc.enabled) return sendPage(reply, 404, 'Not found', messagePage('Not available', 'Public subscription is not enabled.'));
       const body = req.body ?? {};
@@ -114,11 +114,14 @@ function pageError(err: unknown, req: FastifyRequest, reply: FastifyReply): Fast
 }
 
 /** A refused form submission shows the form again with the problem and the values typed. */
-async function formError(svc: PublicSubscriptionService, err: unknown, req: FastifyRequest<{ Body: FormBody }>, reply: FastifyReply): Promise<FastifyReply> {
+async function formError(svc: PublicSubscriptionService, err: unknown, req: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
   const [status] = toHttpError(err);
-  if (status !== 400 || !(err instanceof AppError || (err as { validation?: unknown }).validation)) return pageError(err, req, reply);
-  const body = (req.body ?? {}) as FormBody;
-  const values = { email: body.email ?? '', name: body.name ?? '', selected: listUuidsOf(body) };
+  if (status !== 400) return pageError(err, req, reply);
+  // The body failed validation, so every field is checked again before it is shown.
+  const body = (typeof req.body === 'object' && req.body !== null ? req.body : {}) as Record<string, unknown>;
+  const text = (v: unknown) => (typeof v === 'string' ? v : '');
+  const selected = [body['l'], body['list_uuids']].flat().filter((v): v is string => typeof v === 'string');
+  const values = { email: text(body['email']), name: text(body['name']), selected };
   return sendPage(reply, 400, 'Subscribe', formPage(await svc.lists(), values, formMessage(err)));
 }
 
