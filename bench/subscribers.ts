@@ -191,7 +191,7 @@ first) and its \`total\`, sequentially over real HTTP (keep-alive, JSON parsed).
 Baseline: the bare SQL of a straightforward implementation for the same answer (the page \`SELECT\` plus a
 \`COUNT(*)\` of the same filter), timed directly on one connection in the same run, without HTTP, JSON or the
 guard's read-only transaction. Latencies in ms. The machine is shared with other work, so absolute figures
-vary between runs (an earlier run measured p95 24 ms for the first page); compare within a row.
+vary between runs; compare within a row.
 
 | request | total | HTTP p50 | HTTP p95 | bare SQL p50 | bare SQL p95 | target p95 | |
 |---|---:|---:|---:|---:|---:|---:|---|
