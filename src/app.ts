@@ -11,6 +11,10 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { installAuth } from './http/auth.js';
 import { installErrorHandling } from './http/error-handler.js';
 import { validatorCompiler } from './http/validation.js';
+import { registerOpenApi } from './http/openapi.js';
+import { collectRoutes } from './http/route-table.js';
+import { registerSecurityHeaders } from './http/security.js';
+import { readFileSync } from 'node:fs';
 import type { App } from './http/types.js';
 import type { Deps } from './deps.js';
 import { listRoutes } from './modules/lists/routes.js';
@@ -20,6 +24,9 @@ import { campaignRoutes } from './modules/campaigns/routes.js';
 import { subscriptionPageRoutes } from './modules/subscription-pages/routes.js';
 import { healthRoutes } from './modules/health/routes.js';
 import { settingsRoutes } from './modules/settings/routes.js';
+
+/** Mailroom's version, from package.json (src/ and dist/ are both one level below the project). */
+export const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 /** Largest JSON or form body accepted by default (1 MiB); upload routes set their own limits. */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -38,6 +45,7 @@ export async function buildApp(deps: Deps): Promise<App> {
     ajv: { customOptions: { strict: false } },
   }).withTypeProvider<TypeBoxTypeProvider>() as App;
 
+  collectRoutes(app);
   app.setValidatorCompiler(validatorCompiler);
   app.addHook('onSend', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
@@ -45,9 +53,11 @@ export async function buildApp(deps: Deps): Promise<App> {
   installErrorHandling(app);
   // JSON endpoints refuse text/plain with 415 (listmonk does the same) instead of parsing it as a string.
   app.removeContentTypeParser('text/plain');
+  await registerSecurityHeaders(app);
   await app.register(formbody, { bodyLimit: DEFAULT_BODY_LIMIT });
   await app.register(multipart, { limits: { fileSize: DEFAULT_BODY_LIMIT, files: 1, fields: 100 } });
   installAuth(app, deps.users);
+  await registerOpenApi(app, VERSION);
 
   healthRoutes(app, deps);
   listRoutes(app, deps.lists);

@@ -36,3 +36,22 @@ describe('loadConfig', () => {
     it(`refuses ${name}=${value} naming the variable`, () => expect(() => loadConfig({ [name]: value })).toThrow(message));
   }
 });
+
+import { LoginThrottle } from '../../src/http/security.js';
+
+describe('LoginThrottle', () => {
+  it('blocks after the limit within the window and forgets old failures', () => {
+    let now = 0;
+    const th = new LoginThrottle(3, 1000, () => now);
+    th.fail('a');
+    th.fail('a');
+    expect(th.retryAfter('a')).toBe(0);
+    th.fail('a');
+    expect(th.retryAfter('a')).toBe(1000);
+    now = 400;
+    expect(th.retryAfter('a')).toBe(600);
+    expect(th.retryAfter('b')).toBe(0);
+    now = 1001;
+    expect(th.retryAfter('a')).toBe(0);
+  });
+});
