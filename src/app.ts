@@ -4,7 +4,7 @@
  * grepped here). It never listens; main.ts does, and tests use `app.inject` or an ephemeral port.
  */
 import { randomUUID } from 'node:crypto';
-import Fastify, { LogController, type FastifyBaseLogger } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyReply } from 'fastify';
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -42,6 +42,12 @@ export async function buildApp(deps: Deps): Promise<App> {
     },
     logController: new LogController({ requestIdLogLabel: 'request_id' }),
     return503OnClosing: true,
+    // Errors raised by the router before any route runs (e.g. a malformed %-encoding in the path) get
+    // the same `{"message"}` answer as everything else.
+    frameworkErrors: (error, _request, reply) => {
+      const message = error.code === 'FST_ERR_BAD_URL' ? 'invalid URL: malformed percent-encoding in the path' : 'invalid request';
+      void (reply as FastifyReply).code(400).type('application/json; charset=utf-8').send({ message });
+    },
     ajv: { customOptions: { strict: false } },
   }).withTypeProvider<TypeBoxTypeProvider>() as App;
 
