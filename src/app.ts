@@ -42,6 +42,8 @@ export async function buildApp(deps: Deps): Promise<App> {
     },
     logController: new LogController({ requestIdLogLabel: 'request_id' }),
     return503OnClosing: true,
+    // boolean | hop count | address list: all accepted by Fastify; the cast keeps TS on the http1 overload.
+    trustProxy: deps.config.trustProxy as boolean,
     // Errors raised by the router before any route runs (e.g. a malformed %-encoding in the path) get
     // the same `{"message"}` answer as everything else.
     frameworkErrors: (error, _request, reply) => {
