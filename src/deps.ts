@@ -8,7 +8,8 @@ import type { Db } from './db/db.js';
 import { migrate } from './db/migrate.js';
 import { openPglite } from './db/pglite-store.js';
 import { openPostgres } from './db/pg-store.js';
-import { MessengerRegistry } from './mail/messenger.js';
+import { MessengerRegistry, type Messenger } from './mail/messenger.js';
+import { campaignProgressReader, HealthMonitor, MeteredMessenger, Metrics } from './modules/health/monitor.js';
 import { buildSmtpMessengers } from './mail/smtp-messengers.js';
 import { coreSettings } from './modules/settings/core-settings.js';
 import { SettingsService } from './modules/settings/service.js';
@@ -52,6 +53,8 @@ export interface Deps {
   subscriptionPages: SubscriptionPageService;
   messengers: MessengerRegistry;
   settings: SettingsService;
+  metrics: Metrics;
+  health: HealthMonitor;
   /** The core setting declarations (typed keys for `settings.get`). */
   core: ReturnType<typeof coreSettings>;
   /** The delivery engine; null in API-only instances. */
@@ -91,7 +94,11 @@ export async function buildDeps(config: Config, logger: Logger, opts: BuildOptio
   const publicDefs = publicSubscriptionSettings();
   const settings = new SettingsService(db, [...Object.values(core), ...Object.values(subscriberDefs), ...Object.values(publicDefs)], logger.child({ component: 'settings' }));
   await settings.init();
-  const messengers = new MessengerRegistry(buildSmtpMessengers(settings.get(core.smtp)));
+  const metrics = new Metrics();
+  const health = new HealthMonitor(db, logger.child({ component: 'health' }));
+  metrics.campaignProgress(campaignProgressReader(db));
+  const metered = (list: Messenger[]) => list.map((m) => new MeteredMessenger(m, metrics, health));
+  const messengers = new MessengerRegistry(metered(buildSmtpMessengers(settings.get(core.smtp))));
 
   const users = new UserService(db);
   const templates = new TemplateService(db, templateRepo);
@@ -160,7 +167,7 @@ export async function buildDeps(config: Config, logger: Logger, opts: BuildOptio
   };
 
   settings.onChange((changed) => {
-    if (changed.has(core.smtp.key)) void messengers.replace(buildSmtpMessengers(settings.get(core.smtp)));
+    if (changed.has(core.smtp.key)) void messengers.replace(metered(buildSmtpMessengers(settings.get(core.smtp))));
     if (changed.has(core.concurrency.key) || changed.has(core.batchSize.key)) {
       runner?.configure({ concurrency: settings.get(core.concurrency), batchSize: settings.get(core.batchSize) });
     }
@@ -173,6 +180,8 @@ export async function buildDeps(config: Config, logger: Logger, opts: BuildOptio
     db,
     settings,
     core,
+    metrics,
+    health,
     users,
     lists: new ListService(listRepo),
     subscribers,

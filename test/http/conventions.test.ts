@@ -138,3 +138,20 @@ describe('health', () => {
     expect((await t.app.inject({ method: 'GET', url: '/health' })).json()).toEqual({ data: true });
   });
 });
+
+describe('security headers', () => {
+  it('are on HTML pages and API answers: a script-free CSP, nosniff, cross-origin images allowed', async () => {
+    for (const url of ['/subscription/00000000-0000-0000-0000-000000000001/00000000-0000-0000-0000-000000000002', '/health']) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.headers['content-security-policy'], url).toMatch(/default-src 'none'/);
+      expect(res.headers['content-security-policy'], url).not.toMatch(/script-src/);
+      expect(res.headers['x-content-type-options'], url).toBe('nosniff');
+      expect(res.headers['cross-origin-resource-policy'], url).toBe('cross-origin');
+    }
+  });
+
+  it('sends no CORS headers unless configured', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/lists', headers: { authorization: AUTH, origin: 'https://evil.example' } });
+    expect(res.headers['access-control-allow-origin']).toBeUndefined();
+  });
+});
