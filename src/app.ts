@@ -20,6 +20,7 @@ import { campaignRoutes } from './modules/campaigns/routes.js';
 import { subscriptionPageRoutes } from './modules/subscription-pages/routes.js';
 import { healthRoutes } from './modules/health/routes.js';
 import { settingsRoutes } from './modules/settings/routes.js';
+import { campaignPageRoutes } from './modules/campaign-pages/routes.js';
 
 /** Largest JSON or form body accepted by default (1 MiB); upload routes set their own limits. */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -53,8 +54,9 @@ export async function buildApp(deps: Deps): Promise<App> {
   listRoutes(app, deps.lists);
   subscriberRoutes(app, deps.subscribers);
   templateRoutes(app, deps.templates);
-  campaignRoutes(app, deps.campaigns);
+  campaignRoutes(app, deps.campaigns, deps.campaignMessages);
   subscriptionPageRoutes(app, deps.subscriptionPages);
   settingsRoutes(app, deps.settings);
+  campaignPageRoutes(app, deps.campaignPages);
   return app;
 }
