@@ -117,6 +117,30 @@ describe('PUT /api/campaigns/:id', () => {
   });
 });
 
+describe('PUT /api/campaigns/:id/status: every move of spec part 3', () => {
+  const STATUSES = ['draft', 'scheduled', 'running', 'paused', 'cancelled', 'finished'];
+  const REQUESTS = ['draft', 'scheduled', 'running', 'paused', 'cancelled'];
+  const ALLOWED = new Set(['draft>scheduled', 'scheduled>draft', 'draft>running', 'paused>running', 'running>paused', 'running>cancelled']);
+  for (const from of STATUSES) {
+    it(`from ${from}: allows exactly the table's moves, refuses the rest with 400 and no change`, async () => {
+      for (const to of REQUESTS) {
+        const c = await create({ send_at: FUTURE });
+        if (from !== 'draft') await t.testDb.db.sql('UPDATE campaigns SET status = $2 WHERE id = $1', [c.id, from]);
+        const res = await move(c.id, to);
+        if (ALLOWED.has(`${from}>${to}`)) {
+          expect(res.status, `${from} → ${to}`).toBe(200);
+          expect(res.body.data.status).toBe(to);
+          expect((await get(c.id)).status).toBe(to);
+        } else {
+          expect(res.status, `${from} → ${to}`).toBe(400);
+          expect(res.body.message).toMatch(new RegExp(`^status: cannot change a "${from}" campaign to "${to}"`));
+          expect((await get(c.id)).status).toBe(from);
+        }
+      }
+    });
+  }
+});
+
 describe('DELETE /api/campaigns/:id', () => {
   it('deletes a scheduled campaign that has not started', async () => {
     const c = await create({ send_at: FUTURE });

@@ -154,6 +154,13 @@ describe('previews', () => {
     expect((await t.api('GET', '/api/templates/999999/preview')).status).toBe(404);
   });
 
+  it('GET renders a visual template as the whole document, and POST does too', async () => {
+    const body = '<html><body><p>Visual for {{ .Subscriber.Name }}</p></body></html>';
+    const id = (await create({ name: 'Visual preview', type: 'campaign_visual', body })).body.data.id;
+    expect((await t.api('GET', `/api/templates/${id}/preview`)).body).toBe('<html><body><p>Visual for Demo Subscriber</p></body></html>');
+    expect((await t.api('POST', '/api/templates/preview', { type: 'campaign_visual', body })).body).toBe('<html><body><p>Visual for Demo Subscriber</p></body></html>');
+  });
+
   it('GET answers 400 with line and column when a stored template fails to execute', async () => {
     const id = (await create({ name: 'Fails', type: 'campaign', body: '{{ template "content" . }}\n{{ index .Subscriber.Attribs "x" 5 }}' })).body.data.id;
     const res = await t.api('GET', `/api/templates/${id}/preview`);
