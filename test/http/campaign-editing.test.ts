@@ -193,13 +193,16 @@ describe('previews', () => {
     expect(await get(c.id)).toEqual(c);
   });
 
-  it('POST reads listmonk\'s form fields; an empty template_id means the campaign\'s own', async () => {
+  it('POST reads listmonk\'s form fields (an empty template_id: the campaign\'s own); no body renders the stored campaign', async () => {
     const c = await create();
     const archiveTpl = (await t.api('GET', '/api/templates')).body.data.find((x: { name: string }) => x.name === 'Default archive template').id;
     const own = await form(`/api/campaigns/${c.id}/preview`, { body: '<p>Form {{ .Subscriber.Email }}</p>', content_type: 'html', template_id: '' });
     expect(own.statusCode).toBe(200);
     expect(own.body).toContain('<p>Form demo@example.com</p>');
     expect(own.body).toContain('View in browser');
+    const empty = await t.app.inject({ method: 'POST', url: `/api/campaigns/${c.id}/preview`, headers: { authorization: AUTH } });
+    expect(empty.statusCode).toBe(200);
+    expect(empty.body).toContain('<p>Hello Demo Subscriber</p>');
     const other = await form(`/api/campaigns/${c.id}/preview`, { body: '<p>x</p>', template_id: String(archiveTpl) });
     expect(other.body).not.toContain('View in browser');
     expect(other.body).toContain('<h1 style="font-size: 24px; margin: 0 0 24px;">Hi {{ .Subscriber.FirstName }}</h1>');

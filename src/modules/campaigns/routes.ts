@@ -40,9 +40,10 @@ export function campaignRoutes(app: App, campaigns: CampaignService, messages: C
   }, async (req, reply) => sendRendered(reply, await messages.preview(req.params.id)));
 
   app.post('/api/campaigns/:id/preview', {
-    preValidation: multipartAsBody(),
+    // A POST without a body renders the stored campaign, like GET.
+    preValidation: [multipartAsBody(), async (req) => void (req.body ??= {})],
     schema: { tags, summary: 'Render posted body/content_type/template_id for a sample subscriber (JSON or form; nothing saved)', params: IdParams, body: CampaignPreviewBody, response: { 200: Rendered, ...errorResponses } },
-  }, async (req, reply) => sendRendered(reply, await messages.preview(req.params.id, req.body ?? {})));
+  }, async (req, reply) => sendRendered(reply, await messages.preview(req.params.id, req.body)));
 
   app.post('/api/campaigns', {
     schema: { tags, summary: 'Create a campaign (status draft)', body: CampaignCreate, response: { 200: Envelope(Campaign), ...errorResponses } },
