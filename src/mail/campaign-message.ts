@@ -182,9 +182,9 @@ export class CampaignMessageBuilder {
     };
   }
 
-  /** URLs passed to TrackLink as literals, for registration before sending. */
+  /** URLs passed to TrackLink as literals (body and text alternative), for registration before sending. */
   trackedUrls(): string[] {
-    return this.body.trackedUrls();
+    return [...new Set([...this.body.trackedUrls(), ...(this.text?.trackedUrls() ?? [])])];
   }
 
   /** The data templates see for one subscriber (`.Subscriber`, `.Campaign`). */

@@ -121,7 +121,7 @@ export type CampaignTestQuery = Static<typeof CampaignTestQuery>;
 export const CampaignPreviewBody = Type.Object({
   body: Type.Optional(writable.body),
   content_type: Type.Optional(writable.content_type),
-  template_id: Type.Optional(Type.Union([Id, Type.Null(), Type.String({ pattern: '^[0-9]{0,10}$' })])),
+  template_id: Type.Optional(Type.Union([Id, Type.Null(), Type.String({ pattern: '^[0-9]{0,9}$' })])),
 });
 export type CampaignPreviewBody = Static<typeof CampaignPreviewBody>;
 

@@ -60,6 +60,11 @@ describe('CampaignMessageBuilder content types', () => {
     expect(m.messageId).toBe('11111111-2222-3333-4444-555555555555.aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee@x.org');
   });
 
+  it('lists the TrackLink URLs of the body and of the altbody, once each', () => {
+    const b = new CampaignMessageBuilder(campaign({ body: '<a href="{{ TrackLink "https://x.org/a" }}">a</a>', altbody: '{{ TrackLink "https://x.org/a" }} {{ TrackLink "https://x.org/b" }}' }), null, urls);
+    expect(b.trackedUrls()).toEqual(['https://x.org/a', 'https://x.org/b']);
+  });
+
   it('renders the body and the subject alone (previews, web pages)', () => {
     const b = new CampaignMessageBuilder(campaign({ body: '<b>{{ .Campaign.Name }}</b>' }), null, urls, { textAlternative: false });
     expect(b.renderBody(sub)).toEqual({ html: '<b>n</b>' });
