@@ -136,6 +136,8 @@ describe('the public archive', () => {
     // Two archived here, and one in the view-in-browser tests above.
     expect(data).toMatchObject({ total: 3, per_page: 1, page: 1 });
     expect(data.results).toEqual([{ uuid: newer.uuid, subject: 'April <news>', content: '', created_at: expect.any(String), send_at: null, url: `${ROOT_URL}/archive/${newer.uuid}` }]);
+    const past = JSON.parse((await get('/api/public/archive?per_page=2&page=9')).body).data;
+    expect(past).toEqual({ results: [], total: 3, per_page: 2, page: 9 });
   });
 
   it('leaves the content out of the feed, and then the whole archive, when the settings say so', async () => {

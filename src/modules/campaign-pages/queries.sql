@@ -49,3 +49,7 @@ WHERE c.archive AND c.type = 'regular' AND c.status IN ('running', 'paused', 'fi
   AND (c.archive_slug = :key OR c.uuid::text = lower(:key))
 ORDER BY coalesce(c.started_at, c.send_at, c.created_at) DESC, c.id DESC
 LIMIT 1;
+
+-- name: archive-count
+SELECT count(*)::int AS total FROM campaigns c
+WHERE c.archive AND c.type = 'regular' AND c.status IN ('running', 'paused', 'finished');

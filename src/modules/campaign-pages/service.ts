@@ -14,6 +14,7 @@ const Q = loadQueries(new URL('./queries.sql', import.meta.url), [
   'page-subscriber-by-uuid',
   'archive-query',
   'archive-get',
+  'archive-count',
 ]);
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/iu;
@@ -110,7 +111,9 @@ export class CampaignPageService {
   /** One page (from 1) of the archive, newest first; `withHtml` renders each message too. */
   async archivePage(page: number, perPage = ARCHIVE_PER_PAGE, withHtml = false): Promise<{ entries: ArchiveEntry[]; total: number }> {
     const rows = await this.d.db.run<ArchivedCampaign & { total: number }>(Q['archive-query'], { limit: perPage, offset: (page - 1) * perPage });
-    return { entries: rows.map((c) => this.entry(c, withHtml)), total: rows[0]?.total ?? 0 };
+    // Past the last page there is no row to carry the total.
+    const total = rows[0]?.total ?? (page > 1 ? ((await this.d.db.run<{ total: number }>(Q['archive-count']))[0]?.total ?? 0) : 0);
+    return { entries: rows.map((c) => this.entry(c, withHtml)), total };
   }
 
   /** One archived campaign by UUID or slug, rendered; `latest` is the newest. Null when not archived. */
