@@ -258,7 +258,7 @@ describe('GET /api/campaigns/running/stats', () => {
     expect(res.body.data).toHaveLength(1);
     const s = res.body.data[0];
     expect(s).toMatchObject({ id: running.id, status: 'running', to_send: 500, sent: 120, rate: 30 });
-    expect(s.net_rate).toBeGreaterThan(11.9);
+    expect(s.net_rate).toBeGreaterThan(11.5); // 120 sent over a little more than ten minutes
     expect(s.net_rate).toBeLessThanOrEqual(12);
     expect(Object.keys(s).sort()).toEqual(['id', 'net_rate', 'rate', 'sent', 'started_at', 'status', 'to_send', 'updated_at']);
   });

@@ -30,7 +30,8 @@ async function campaign(status: string, sendAt: string): Promise<number> {
 
 describe('starting due scheduled campaigns', () => {
   it('starts each due campaign exactly once when two instances look at the same moment', async () => {
-    const due = await Promise.all([1, 2, 3].map(() => campaign('scheduled', '2000-01-01T00:00:00Z')));
+    const due: number[] = [];
+    for (let i = 0; i < 3; i++) due.push(await campaign('scheduled', '2000-01-01T00:00:00Z'));
     const later = await campaign('scheduled', '2999-01-01T00:00:00Z');
     const draft = await campaign('draft', '2000-01-01T00:00:00Z');
     const [a, b] = await Promise.all([new CampaignStore(t.db).startDueScheduled(), new CampaignStore(other).startDueScheduled()]);
