@@ -24,6 +24,7 @@ import { campaignRoutes } from './modules/campaigns/routes.js';
 import { subscriptionPageRoutes } from './modules/subscription-pages/routes.js';
 import { healthRoutes } from './modules/health/routes.js';
 import { settingsRoutes } from './modules/settings/routes.js';
+import { campaignPageRoutes } from './modules/campaign-pages/routes.js';
 import { publicSubscriptionRoutes } from './modules/public-subscription/routes.js';
 
 /** Mailroom's version, from package.json (src/ and dist/ are both one level below the project). */
@@ -72,9 +73,10 @@ export async function buildApp(deps: Deps): Promise<App> {
   listRoutes(app, deps.lists);
   subscriberRoutes(app, deps.subscribers);
   templateRoutes(app, deps.templates);
-  campaignRoutes(app, deps.campaigns);
+  campaignRoutes(app, deps.campaigns, deps.campaignMessages);
   subscriptionPageRoutes(app, deps.subscriptionPages);
   settingsRoutes(app, deps.settings);
+  campaignPageRoutes(app, deps.campaignPages);
   publicSubscriptionRoutes(app, deps.publicSubscription);
   return app;
 }

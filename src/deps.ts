@@ -31,6 +31,11 @@ import { TemplateRepo } from './modules/templates/repo.js';
 import { TemplateService } from './modules/templates/service.js';
 import { CampaignRepo } from './modules/campaigns/repo.js';
 import { CampaignService } from './modules/campaigns/service.js';
+import { CampaignMessages } from './modules/campaigns/messages.js';
+import { CampaignValidator } from './modules/campaigns/validator.js';
+import { CampaignPageService } from './modules/campaign-pages/service.js';
+import { archiveSettings } from './modules/campaign-pages/settings.js';
+import type { MessageUrls } from './mail/campaign-message.js';
 import { SubscriptionPageService } from './modules/subscription-pages/service.js';
 import { UserService } from './modules/users/service.js';
 import { CampaignStore } from './workers/campaign-store.js';
@@ -50,6 +55,10 @@ export interface Deps {
   optinMailer: OptinMailer;
   templates: TemplateService;
   campaigns: CampaignService;
+  /** Campaign previews and test sends. */
+  campaignMessages: CampaignMessages;
+  /** "View in browser" and the public archive. */
+  campaignPages: CampaignPageService;
   subscriptionPages: SubscriptionPageService;
   messengers: MessengerRegistry;
   settings: SettingsService;
@@ -92,7 +101,12 @@ export async function buildDeps(config: Config, logger: Logger, opts: BuildOptio
   const core = coreSettings(config);
   const subscriberDefs = subscriberSettings();
   const publicDefs = publicSubscriptionSettings();
-  const settings = new SettingsService(db, [...Object.values(core), ...Object.values(subscriberDefs), ...Object.values(publicDefs)], logger.child({ component: 'settings' }));
+  const archive = archiveSettings();
+  const settings = new SettingsService(
+    db,
+    [...Object.values(core), ...Object.values(archive), ...Object.values(subscriberDefs), ...Object.values(publicDefs)],
+    logger.child({ component: 'settings' }),
+  );
   await settings.init();
   const metrics = new Metrics();
   const health = new HealthMonitor(db, logger.child({ component: 'health' }));
@@ -101,7 +115,10 @@ export async function buildDeps(config: Config, logger: Logger, opts: BuildOptio
   const messengers = new MessengerRegistry(metered(buildSmtpMessengers(settings.get(core.smtp))));
 
   const users = new UserService(db);
-  const templates = new TemplateService(db, templateRepo);
+  const templates = new TemplateService(db, templateRepo, {
+    rootUrl: () => settings.get(core.rootUrl),
+    optinTemplateId: () => settings.get(core.optinTemplateId),
+  });
   const installed = await templates.installDefaults();
   if (installed !== null) await settings.update({ [core.optinTemplateId.key]: installed.optinTemplateId });
   const generated = await users.ensureAdmin(config.adminUser, config.adminPassword);
@@ -110,6 +127,8 @@ export async function buildDeps(config: Config, logger: Logger, opts: BuildOptio
     process.stdout.write(`\nMailroom API user "${config.adminUser}" created with password: ${generated}\nStore it now; it will not be shown again.\n\n`);
   }
 
+  // URLs inside real messages: the delivery engine, test sends and "view in browser" use the same.
+  const urls = (): MessageUrls => ({ rootUrl: settings.get(core.rootUrl), trackViews: true });
   let runner: CampaignRunner | null = null;
   if (!config.apiOnly) {
     const runnerOpts: RunnerOptions = {
@@ -120,18 +139,25 @@ export async function buildDeps(config: Config, logger: Logger, opts: BuildOptio
       releaseAllAtStart: db.kind === 'pglite',
       ...opts.runner,
     };
-    const urls = () => ({ rootUrl: settings.get(core.rootUrl), trackViews: true });
     runner = new CampaignRunner(new CampaignStore(db), messengers, urls, runnerOpts, logger.child({ component: 'campaign-runner' }));
   }
 
-  const campaigns = new CampaignService({
-    db,
-    repo: campaignRepo,
+  const validator = new CampaignValidator({
     lists: listRepo,
     templates: templateRepo,
     messengers,
     defaultFrom: () => settings.get(core.fromEmail),
-    onStarted: () => runner?.poke(),
+    now: () => new Date(),
+  });
+  const campaigns = new CampaignService({ db, repo: campaignRepo, templates: templateRepo, validator, onStarted: () => runner?.poke() });
+  const rootUrl = () => settings.get(core.rootUrl);
+  const campaignMessages = new CampaignMessages({ db, repo: campaignRepo, templates: templateRepo, validator, messengers, rootUrl, urls });
+  const campaignPages = new CampaignPageService({
+    db,
+    rootUrl,
+    urls,
+    archiveEnabled: () => settings.get(archive.enabled),
+    rssContent: () => settings.get(archive.rssContent),
   });
 
   const optinMailer = new OptinMailer({
@@ -189,6 +215,8 @@ export async function buildDeps(config: Config, logger: Logger, opts: BuildOptio
     optinMailer,
     templates,
     campaigns,
+    campaignMessages,
+    campaignPages,
     subscriptionPages: new SubscriptionPageService(db, subscriberRepo, () => false),
     messengers,
     runner,

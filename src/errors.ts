@@ -79,6 +79,13 @@ export class TooManyRequestsError extends AppError {
   }
 }
 
+/** 502: a server Mailroom relays to (an SMTP server, a postback endpoint) refused or failed the request. */
+export class BadGatewayError extends AppError {
+  constructor(message: string) {
+    super(502, 'BAD_GATEWAY', message);
+  }
+}
+
 /** 503: a dependency (database, messenger) is unavailable; the request can be retried. */
 export class ServiceUnavailableError extends AppError {
   constructor(message: string) {
