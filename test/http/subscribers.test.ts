@@ -97,6 +97,9 @@ describe('POST /api/subscribers', () => {
     ['list ids not numbers', { email: 'a@x.org', lists: ['1'] }, /^lists\.0: must be integer/],
     ['unknown list', { email: 'a@x.org', lists: [999999] }, /^lists: unknown list id\(s\): 999999/],
     ['preconfirm not boolean', { email: 'a@x.org', preconfirm_subscriptions: 'yes' }, /^preconfirm_subscriptions: must be boolean/],
+    ['a NUL character in the name', { email: 'a@x.org', name: 'a\u0000b' }, /^name: must not contain NUL characters/],
+    ['a NUL character in attribs', { email: 'a@x.org', attribs: { deep: [{ k: 'a\u0000' }] } }, /^attribs: must not contain NUL characters/],
+    ['a NUL character in an attribs key', { email: 'a@x.org', attribs: { 'k\u0000': 1 } }, /^attribs: must not contain NUL characters/],
   ];
   for (const [what, body, message] of bad) {
     it(`refuses ${what} with 400 and writes nothing`, async () => {
@@ -199,6 +202,7 @@ describe('GET /api/subscribers', () => {
     expect((await t.api('GET', '/api/subscribers?order_by=password')).body.message).toMatch(/^order_by: must be one of id, email, name, status, created_at, updated_at/);
     expect((await t.api('GET', '/api/subscribers?subscription_status=gone')).body.message).toMatch(/^subscription_status: must be one of unconfirmed, confirmed, unsubscribed/);
     expect((await t.api('GET', '/api/subscribers?order=sideways')).status).toBe(400);
+    expect((await t.api('GET', '/api/subscribers?search=a%00b')).body.message).toBe('search: must not contain NUL characters');
     const sub = await t.api('GET', `/api/subscribers?query=${encodeURIComponent('subscribers.id IN (SELECT id FROM users)')}`);
     expect(sub).toMatchObject({ status: 400, body: { message: 'query: sub-selects are not allowed' } });
   });
