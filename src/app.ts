@@ -10,7 +10,8 @@ import multipart from '@fastify/multipart';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { installAuth } from './http/auth.js';
 import { installErrorHandling } from './http/error-handler.js';
-import { validatorCompiler } from './http/validation.js';
+import { findNul, validatorCompiler } from './http/validation.js';
+import { FieldError } from './errors.js';
 import { registerOpenApi } from './http/openapi.js';
 import { collectRoutes } from './http/route-table.js';
 import { registerSecurityHeaders } from './http/security.js';
@@ -61,6 +62,13 @@ export async function buildApp(deps: Deps): Promise<App> {
     reply.header('X-Request-Id', request.id);
   });
   installErrorHandling(app);
+  // Runs after validation and after route hooks that turn multipart bodies into objects.
+  app.addHook('preHandler', async (request) => {
+    for (const part of [request.params, request.query, request.body]) {
+      const field = findNul(part);
+      if (field !== null) throw new FieldError(field, 'must not contain NUL characters');
+    }
+  });
   // JSON endpoints refuse text/plain with 415 (listmonk does the same) instead of parsing it as a string.
   app.removeContentTypeParser('text/plain');
   await registerSecurityHeaders(app);

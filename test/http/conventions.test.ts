@@ -155,3 +155,15 @@ describe('security headers', () => {
     expect(res.headers['access-control-allow-origin']).toBeUndefined();
   });
 });
+
+describe('NUL characters', () => {
+  it('are refused in bodies, query strings and paths with 400 naming the field', async () => {
+    const body = await t.api('POST', '/api/lists', { name: 'a\u0000b' });
+    expect(body.status).toBe(400);
+    expect(body.body.message).toBe('name: must not contain NUL characters');
+    const nested = await t.api('POST', '/api/subscribers', { email: 'nul@x.org', attribs: { deep: ['ok', 'x\u0000'] } });
+    expect(nested.body.message).toBe('attribs.deep.1: must not contain NUL characters');
+    const query = await t.api('GET', '/api/lists?query=a%00b');
+    expect(query.body.message).toBe('query: must not contain NUL characters');
+  });
+});
