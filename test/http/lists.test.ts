@@ -40,7 +40,7 @@ describe('POST /api/lists', () => {
     ['tags not an array', { name: 'a', tags: 'x' }, /^tags: must be array/],
     ['body not an object', [1, 2], /^body: must be object/],
     ['a NUL character in the name', { name: 'a\u0000' }, /^name: must not contain NUL characters/],
-    ['a NUL character in a tag', { name: 'a', tags: ['x\u0000'] }, /^tags: must not contain NUL characters/],
+    ['a NUL character in a tag', { name: 'a', tags: ['x\u0000'] }, /^tags\.0: must not contain NUL characters/],
     ['a NUL character in the description', { name: 'a', description: 'x\u0000' }, /^description: must not contain NUL characters/],
   ];
   for (const [what, body, message] of bad) {
@@ -143,7 +143,7 @@ describe('lists: paging, ordering, bulk delete and maintained counts', () => {
     expect((await t.api('GET', '/api/lists?page=0')).body.message).toMatch(/^page: /);
     expect((await t.api('GET', '/api/lists?type=secret')).body.message).toMatch(/^type: must be one of public, private, temporary/);
     expect((await t.api('GET', '/api/lists?query=a%00')).body.message).toBe('query: must not contain NUL characters');
-    expect((await t.api('GET', '/api/lists?tag=a%00')).body.message).toBe('tag: must not contain NUL characters');
+    expect((await t.api('GET', '/api/lists?tag=a%00')).body.message).toBe('tag.0: must not contain NUL characters');
   });
 
   it('accepts a name of exactly 2,000 characters and refuses 2,001', async () => {

@@ -60,9 +60,11 @@ describe('the injection corpus through HTTP', () => {
         (err: unknown) => (err instanceof QueryRefusedError ? err.message : String(err)),
       );
     for (const c of REFUSED) {
-      const expected = await verdict(c.q, c.lists === true);
+      // A NUL character is refused at the HTTP edge (src/http/validation.ts) before the guard sees it.
+      const edge = c.q.includes('\u0000') ? 'query: must not contain NUL characters' : null;
+      const expected = edge ?? (await verdict(c.q, c.lists === true));
       expect(expected, c.q).not.toBeNull();
-      if (storeKind === 'postgres') expect(expected, c.q).toContain(typeof c.message === 'string' ? c.message : '');
+      if (storeKind === 'postgres' && edge === null) expect(expected, c.q).toContain(typeof c.message === 'string' ? c.message : '');
       const lists = c.lists === true ? [list] : [];
       const qs = `query=${encodeURIComponent(c.q)}${lists.map((l) => `&list_id=${l}`).join('')}`;
       const filter = { query: c.q, list_ids: lists };
@@ -76,7 +78,7 @@ describe('the injection corpus through HTTP', () => {
       for (const [i, res] of answers.entries()) expect.soft([res.status, res.body.message], `${c.q} (#${i})`).toEqual([400, expected]);
       // GET /lists/:id always filters by list, so subscriber_lists columns are legitimately usable there.
       const inList = await call('GET', `/api/subscribers/lists/${list}?query=${encodeURIComponent(c.q)}`);
-      const inListExpected = await verdict(c.q, true);
+      const inListExpected = edge ?? (await verdict(c.q, true));
       if (inListExpected === null) expect.soft(inList.status, `${c.q} (lists/:id)`).toBe(200);
       else expect.soft([inList.status, inList.body.message], `${c.q} (lists/:id)`).toEqual([400, inListExpected]);
     }

@@ -98,8 +98,8 @@ describe('POST /api/subscribers', () => {
     ['unknown list', { email: 'a@x.org', lists: [999999] }, /^lists: unknown list id\(s\): 999999/],
     ['preconfirm not boolean', { email: 'a@x.org', preconfirm_subscriptions: 'yes' }, /^preconfirm_subscriptions: must be boolean/],
     ['a NUL character in the name', { email: 'a@x.org', name: 'a\u0000b' }, /^name: must not contain NUL characters/],
-    ['a NUL character in attribs', { email: 'a@x.org', attribs: { deep: [{ k: 'a\u0000' }] } }, /^attribs: must not contain NUL characters/],
-    ['a NUL character in an attribs key', { email: 'a@x.org', attribs: { 'k\u0000': 1 } }, /^attribs: must not contain NUL characters/],
+    ['a NUL character in attribs', { email: 'a@x.org', attribs: { deep: [{ k: 'a\u0000' }] } }, /^attribs\.deep\.0\.k: must not contain NUL characters/],
+    ['a NUL character in an attribs key', { email: 'a@x.org', attribs: { 'k\u0000': 1 } }, /^attribs\.k\\0: must not contain NUL characters/],
   ];
   for (const [what, body, message] of bad) {
     it(`refuses ${what} with 400 and writes nothing`, async () => {

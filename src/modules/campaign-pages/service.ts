@@ -118,7 +118,6 @@ export class CampaignPageService {
 
   /** One archived campaign by UUID or slug, rendered; `latest` is the newest. Null when not archived. */
   async archiveMessage(key: string): Promise<{ entry: ArchiveEntry; body: RenderedBody } | null> {
-    if (key.includes('\u0000')) return null; // PostgreSQL text cannot hold NUL: no campaign has such a slug
     const [c] = key === 'latest'
       ? await this.d.db.run<ArchivedCampaign>(Q['archive-query'], { limit: 1, offset: 0 })
       : await this.d.db.run<ArchivedCampaign>(Q['archive-get'], { key });

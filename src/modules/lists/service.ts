@@ -18,20 +18,11 @@ const ORDER_COLUMNS: Record<string, string> = {
   subscriber_count: 'subscriber_count',
 };
 
-/**
- * Returns `value` unchanged, or throws FieldError naming `field` when it contains a NUL character:
- * PostgreSQL text cannot store one, so it would otherwise fail as a 500 at the database.
- */
-export function withoutNul(field: string, value: string): string {
-  if (value.includes('\u0000')) throw new FieldError(field, 'must not contain NUL characters');
-  return value;
-}
-
 /** Normalises tags: trims, replaces whitespace runs with `-`, drops empties and duplicates (listmonk). */
-export function normaliseTags(tags: string[], field = 'tags'): string[] {
+export function normaliseTags(tags: string[]): string[] {
   const out: string[] = [];
   for (const tag of tags) {
-    const t = withoutNul(field, tag).trim().replace(/\s+/gu, '-');
+    const t = tag.trim().replace(/\s+/gu, '-');
     if (t !== '' && !out.includes(t)) out.push(t);
   }
   return out;
@@ -39,14 +30,14 @@ export function normaliseTags(tags: string[], field = 'tags'): string[] {
 
 /** A trimmed list name; FieldError when it is blank. */
 function listName(name: string): string {
-  const trimmed = withoutNul('name', name).trim();
+  const trimmed = name.trim();
   if (trimmed === '') throw new FieldError('name', 'must not be blank');
   return trimmed;
 }
 
-/** Escapes LIKE wildcards so a search term matches literally; lower-cases it. FieldError (`field`) for a NUL character. */
-export function likeTerm(term: string, field = 'query'): string {
-  return withoutNul(field, term).trim().toLowerCase().replace(/[\\%_]/gu, (c) => `\\${c}`);
+/** Escapes LIKE wildcards so a search term matches literally; lower-cases it. */
+export function likeTerm(term: string): string {
+  return term.trim().toLowerCase().replace(/[\\%_]/gu, (c) => `\\${c}`);
 }
 
 /** Lists use cases. */
@@ -60,7 +51,7 @@ export class ListService {
       type: q.type ?? '',
       optin: q.optin ?? '',
       status: q.status ?? '',
-      tags: (q.tag ?? []).map((t) => withoutNul('tag', t)),
+      tags: q.tag ?? [],
     };
     if (q.minimal === true) {
       const { rows, total } = await this.repo.query(filter, 'l.id ASC', null, 0);
@@ -88,7 +79,7 @@ export class ListService {
       optin: input.optin ?? 'single',
       status: input.status ?? 'active',
       tags: normaliseTags(input.tags ?? []),
-      description: withoutNul('description', input.description ?? ''),
+      description: input.description ?? '',
     });
     return this.get(id);
   }
@@ -99,7 +90,6 @@ export class ListService {
       ...input,
       name: input.name === undefined ? null : listName(input.name),
       tags: input.tags === undefined ? null : normaliseTags(input.tags),
-      description: input.description === undefined ? null : withoutNul('description', input.description),
     };
     if (!(await this.repo.update(id, fields))) throw new NotFoundError(`list ${id} not found`);
     return this.get(id);

@@ -77,7 +77,7 @@ export class SubscriberFinder {
       queryText: compiled?.text ?? '',
       searchText,
       params: {
-        search: likeTerm(searchText, 'search'),
+        search: likeTerm(searchText),
         list_ids: listIds,
         subscription_status: listIds.length > 0 ? (input.subscriptionStatus ?? '') : '',
         ids: [...new Set(input.ids ?? [])],

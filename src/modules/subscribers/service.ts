@@ -10,7 +10,6 @@ import { FieldError, NotFoundError } from '../../errors.js';
 import { pageRequest, sortDirection } from '../../http/pagination.js';
 import { nameFromEmail, parseEmail } from '../../mail/address.js';
 import type { ListRef, ListRepo } from '../lists/repo.js';
-import { withoutNul } from '../lists/service.js';
 import type { SubscriberFinder } from './filter.js';
 import type { SubscriberRepo, SubscriberRow, WrittenMembership } from './repo.js';
 import {
@@ -43,24 +42,14 @@ export function validEmail(input: string, field = 'email'): string {
 
 /** A trimmed name of at most 2,000 characters, derived from `email` when blank. */
 export function validName(input: string | undefined, email: string): string {
-  const name = withoutNul('name', input ?? '').trim();
+  const name = (input ?? '').trim();
   if ([...name].length > MAX_NAME_CHARS) throw new FieldError('name', `must be at most ${MAX_NAME_CHARS} characters`);
   return name === '' ? nameFromEmail(email) : name;
 }
 
-/** True when a string, or any key or string inside a JSON value, contains a NUL character. */
-function containsNul(value: unknown): boolean {
-  if (typeof value === 'string') return value.includes('\u0000');
-  if (Array.isArray(value)) return value.some(containsNul);
-  if (typeof value === 'object' && value !== null) return Object.entries(value).some(([k, v]) => k.includes('\u0000') || containsNul(v));
-  return false;
-}
-
-/** Checks the size of an attributes object (64 KiB of JSON) and that it holds no NUL character. */
+/** Checks the size of an attributes object (64 KiB of JSON). */
 export function validAttribs(attribs: Record<string, unknown> | undefined): Record<string, unknown> {
   if (attribs === undefined) return {};
-  // PostgreSQL's jsonb refuses NUL characters, in keys and values alike.
-  if (containsNul(attribs)) throw new FieldError('attribs', 'must not contain NUL characters (\\u0000)');
   if (Buffer.byteLength(JSON.stringify(attribs), 'utf8') > MAX_ATTRIBS_BYTES) {
     throw new FieldError('attribs', `must be at most ${MAX_ATTRIBS_BYTES} bytes of JSON`);
   }
