@@ -20,6 +20,7 @@ import { campaignRoutes } from './modules/campaigns/routes.js';
 import { subscriptionPageRoutes } from './modules/subscription-pages/routes.js';
 import { healthRoutes } from './modules/health/routes.js';
 import { settingsRoutes } from './modules/settings/routes.js';
+import { mediaRoutes } from './modules/media/routes.js';
 
 /** Largest JSON or form body accepted by default (1 MiB); upload routes set their own limits. */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -56,5 +57,6 @@ export async function buildApp(deps: Deps): Promise<App> {
   campaignRoutes(app, deps.campaigns);
   subscriptionPageRoutes(app, deps.subscriptionPages);
   settingsRoutes(app, deps.settings);
+  mediaRoutes(app, deps.media);
   return app;
 }

@@ -25,6 +25,10 @@ import { UserService } from './modules/users/service.js';
 import { CampaignStore } from './workers/campaign-store.js';
 import { CampaignRunner, DEFAULT_RUNNER_OPTIONS, type RunnerOptions } from './workers/campaign-runner.js';
 import { join } from 'node:path';
+import { mediaSettings } from './modules/media/settings.js';
+import { MediaRepo } from './modules/media/repo.js';
+import { MediaService } from './modules/media/service.js';
+import { FilesystemStore } from './modules/media/store.js';
 
 /** Everything the HTTP app and the workers use. */
 export interface Deps {
@@ -37,6 +41,7 @@ export interface Deps {
   templates: TemplateService;
   campaigns: CampaignService;
   subscriptionPages: SubscriptionPageService;
+  media: MediaService;
   messengers: MessengerRegistry;
   settings: SettingsService;
   /** The core setting declarations (typed keys for `settings.get`). */
@@ -74,7 +79,9 @@ export async function buildDeps(config: Config, logger: Logger, opts: BuildOptio
   const templateRepo = new TemplateRepo(db);
   const campaignRepo = new CampaignRepo(db);
   const core = coreSettings(config);
-  const settings = new SettingsService(db, Object.values(core), logger.child({ component: 'settings' }));
+  const mediaDefs = mediaSettings();
+  const settingDefs = [...Object.values(core), ...Object.values(mediaDefs)];
+  const settings = new SettingsService(db, settingDefs, logger.child({ component: 'settings' }));
   await settings.init();
   const messengers = new MessengerRegistry(buildSmtpMessengers(settings.get(core.smtp)));
 
@@ -120,6 +127,9 @@ export async function buildDeps(config: Config, logger: Logger, opts: BuildOptio
   });
   settings.startPolling();
 
+  const uploads = new FilesystemStore(join(config.dataDir, 'uploads'));
+  const media = new MediaService(new MediaRepo(db), uploads, settings, mediaDefs, () => settings.get(core.rootUrl), logger.child({ component: 'media' }));
+
   return {
     config,
     logger,
@@ -132,12 +142,14 @@ export async function buildDeps(config: Config, logger: Logger, opts: BuildOptio
     templates,
     campaigns,
     subscriptionPages: new SubscriptionPageService(db, subscriberRepo, () => false),
+    media,
     messengers,
     runner,
     async close() {
       settings.stop();
       await runner?.stop();
       await messengers.closeAll();
+      media.close();
       if (opts.db === undefined) await db.close();
     },
   };
