@@ -7,6 +7,7 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import type { Logger } from 'pino';
 import type { MediaStore, StoredObject } from './store.js';
 
 /** Connection settings of an S3 store. */
@@ -30,8 +31,14 @@ export class S3Store implements MediaStore {
   private readonly client: S3Client;
   private readonly prefix: string;
 
-  constructor(private readonly opts: S3Options) {
+  constructor(
+    private readonly opts: S3Options,
+    log?: Logger,
+  ) {
+    const quiet = () => undefined;
     this.client = new S3Client({
+      // The SDK's own diagnostics go to our log instead of the console.
+      logger: { trace: quiet, debug: quiet, info: quiet, warn: (...a: unknown[]) => log?.warn({ sdk: a }, 's3 client warning'), error: (...a: unknown[]) => log?.error({ sdk: a }, 's3 client error') },
       region: opts.region || 'us-east-1',
       ...(opts.endpoint ? { endpoint: opts.endpoint, forcePathStyle: true } : {}),
       ...(opts.accessKeyId ? { credentials: { accessKeyId: opts.accessKeyId, secretAccessKey: opts.secretAccessKey } } : {}),

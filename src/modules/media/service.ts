@@ -203,7 +203,7 @@ export class MediaService {
     const key = JSON.stringify(opts);
     if (this.s3?.key !== key) {
       this.s3?.store.destroy();
-      this.s3 = { key, store: new S3Store(opts) };
+      this.s3 = { key, store: new S3Store(opts, this.log) };
     }
     return this.s3.store;
   }
