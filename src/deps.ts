@@ -29,6 +29,10 @@ import { mediaSettings } from './modules/media/settings.js';
 import { MediaRepo } from './modules/media/repo.js';
 import { MediaService } from './modules/media/service.js';
 import { FilesystemStore } from './modules/media/store.js';
+import { txSettings } from './modules/tx/settings.js';
+import { TxRepo } from './modules/tx/repo.js';
+import { TxService } from './modules/tx/service.js';
+import { TxTemplateCache } from './modules/tx/template-cache.js';
 
 /** Everything the HTTP app and the workers use. */
 export interface Deps {
@@ -42,6 +46,9 @@ export interface Deps {
   campaigns: CampaignService;
   subscriptionPages: SubscriptionPageService;
   media: MediaService;
+  tx: TxService;
+  /** Transactional settings declarations (typed keys for `settings.get`). */
+  txDefs: ReturnType<typeof txSettings>;
   messengers: MessengerRegistry;
   settings: SettingsService;
   /** The core setting declarations (typed keys for `settings.get`). */
@@ -80,7 +87,8 @@ export async function buildDeps(config: Config, logger: Logger, opts: BuildOptio
   const campaignRepo = new CampaignRepo(db);
   const core = coreSettings(config);
   const mediaDefs = mediaSettings();
-  const settingDefs = [...Object.values(core), ...Object.values(mediaDefs)];
+  const txDefs = txSettings();
+  const settingDefs = [...Object.values(core), ...Object.values(mediaDefs), ...Object.values(txDefs)];
   const settings = new SettingsService(db, settingDefs, logger.child({ component: 'settings' }));
   await settings.init();
   const messengers = new MessengerRegistry(buildSmtpMessengers(settings.get(core.smtp)));
@@ -129,6 +137,14 @@ export async function buildDeps(config: Config, logger: Logger, opts: BuildOptio
 
   const uploads = new FilesystemStore(join(config.dataDir, 'uploads'));
   const media = new MediaService(new MediaRepo(db), uploads, settings, mediaDefs, () => settings.get(core.rootUrl), logger.child({ component: 'media' }));
+  const tx = new TxService({
+    repo: new TxRepo(db),
+    cache: new TxTemplateCache(),
+    messengers,
+    defaultFrom: () => settings.get(core.fromEmail),
+    rootUrl: () => settings.get(core.rootUrl),
+    log: logger.child({ component: 'tx' }),
+  });
 
   return {
     config,
@@ -143,6 +159,8 @@ export async function buildDeps(config: Config, logger: Logger, opts: BuildOptio
     campaigns,
     subscriptionPages: new SubscriptionPageService(db, subscriberRepo, () => false),
     media,
+    tx,
+    txDefs,
     messengers,
     runner,
     async close() {

@@ -79,6 +79,13 @@ export class TooManyRequestsError extends AppError {
   }
 }
 
+/** 502: an upstream server (the messenger's mail server) refused what Mailroom passed on. */
+export class BadGatewayError extends AppError {
+  constructor(message: string) {
+    super(502, 'BAD_GATEWAY', message);
+  }
+}
+
 /** 503: a dependency (database, messenger) is unavailable; the request can be retried. */
 export class ServiceUnavailableError extends AppError {
   constructor(message: string) {

@@ -13,6 +13,7 @@ import { pipeline } from 'node:stream/promises';
 import type { Logger } from 'pino';
 import { FieldError, NotFoundError, PayloadTooLargeError, ServiceUnavailableError } from '../../errors.js';
 import { pageRequest } from '../../http/pagination.js';
+import { formatBytes } from '../../util/bytes.js';
 import { likeTerm } from '../lists/service.js';
 import type { SettingsService } from '../settings/service.js';
 import { IMAGE_EXTENSIONS, inspectImage } from './image.js';
@@ -40,14 +41,6 @@ interface Inspected {
   contentType: string;
   meta: { width?: number; height?: number };
   thumbnail: Buffer | null;
-}
-
-/** Formats a byte count for messages (`10 MiB`). */
-export function formatBytes(n: number): string {
-  if (n >= 1024 ** 3 && n % 1024 ** 3 === 0) return `${n / 1024 ** 3} GiB`;
-  if (n >= 1024 ** 2 && n % 1024 ** 2 === 0) return `${n / 1024 ** 2} MiB`;
-  if (n >= 1024 && n % 1024 === 0) return `${n / 1024} KiB`;
-  return `${n} bytes`;
 }
 
 /** Media use cases. */
