@@ -22,6 +22,7 @@ import { healthRoutes } from './modules/health/routes.js';
 import { settingsRoutes } from './modules/settings/routes.js';
 import { mediaRoutes } from './modules/media/routes.js';
 import { txRoutes } from './modules/tx/routes.js';
+import { importRoutes } from './modules/import/routes.js';
 
 /** Largest JSON or form body accepted by default (1 MiB); upload routes set their own limits. */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -60,5 +61,6 @@ export async function buildApp(deps: Deps): Promise<App> {
   settingsRoutes(app, deps.settings);
   mediaRoutes(app, deps.media);
   txRoutes(app, deps.tx, () => deps.settings.get(deps.txDefs.maxAttachmentsSize));
+  importRoutes(app, deps.imports);
   return app;
 }

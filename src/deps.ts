@@ -33,6 +33,10 @@ import { txSettings } from './modules/tx/settings.js';
 import { TxRepo } from './modules/tx/repo.js';
 import { TxService } from './modules/tx/service.js';
 import { TxTemplateCache } from './modules/tx/template-cache.js';
+import { importSettings } from './modules/import/settings.js';
+import { ImportRepo } from './modules/import/repo.js';
+import { ImportService } from './modules/import/service.js';
+import { DEFAULT_IMPORTER_OPTIONS, Importer, type ImporterOptions } from './workers/importer.js';
 
 /** Everything the HTTP app and the workers use. */
 export interface Deps {
@@ -49,6 +53,7 @@ export interface Deps {
   tx: TxService;
   /** Transactional settings declarations (typed keys for `settings.get`). */
   txDefs: ReturnType<typeof txSettings>;
+  imports: ImportService;
   messengers: MessengerRegistry;
   settings: SettingsService;
   /** The core setting declarations (typed keys for `settings.get`). */
@@ -65,6 +70,8 @@ export interface BuildOptions {
   db?: Db;
   /** Engine tunables overriding the defaults (tests use short leases and ticks). */
   runner?: Partial<Omit<RunnerOptions, 'owner'>>;
+  /** Importer tunables overriding the defaults (tests use small batches and the beforeFlush hook). */
+  importer?: Partial<Omit<ImporterOptions, 'owner' | 'singleProcess' | 'uploadDir'>>;
 }
 
 /** Opens the configured store: PostgreSQL when DATABASE_URL is set, else PGlite under the data dir. */
@@ -88,7 +95,8 @@ export async function buildDeps(config: Config, logger: Logger, opts: BuildOptio
   const core = coreSettings(config);
   const mediaDefs = mediaSettings();
   const txDefs = txSettings();
-  const settingDefs = [...Object.values(core), ...Object.values(mediaDefs), ...Object.values(txDefs)];
+  const importDefs = importSettings();
+  const settingDefs = [...Object.values(core), ...Object.values(mediaDefs), ...Object.values(txDefs), ...Object.values(importDefs)];
   const settings = new SettingsService(db, settingDefs, logger.child({ component: 'settings' }));
   await settings.init();
   const messengers = new MessengerRegistry(buildSmtpMessengers(settings.get(core.smtp)));
@@ -145,6 +153,16 @@ export async function buildDeps(config: Config, logger: Logger, opts: BuildOptio
     rootUrl: () => settings.get(core.rootUrl),
     log: logger.child({ component: 'tx' }),
   });
+  const importRepo = new ImportRepo(db);
+  const importer = new Importer(db, importRepo, {
+    ...DEFAULT_IMPORTER_OPTIONS,
+    owner: config.instanceId,
+    singleProcess: db.kind === 'pglite',
+    uploadDir: join(config.dataDir, 'imports'),
+    ...opts.importer,
+  }, logger.child({ component: 'importer' }));
+  await importer.recover();
+  const imports = new ImportService({ repo: importRepo, importer, settings, defs: importDefs, owner: config.instanceId });
 
   return {
     config,
@@ -161,10 +179,12 @@ export async function buildDeps(config: Config, logger: Logger, opts: BuildOptio
     media,
     tx,
     txDefs,
+    imports,
     messengers,
     runner,
     async close() {
       settings.stop();
+      await importer.close();
       await runner?.stop();
       await messengers.closeAll();
       media.close();
