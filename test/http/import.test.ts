@@ -364,6 +364,18 @@ describe('one import at a time, stopping, clearing', () => {
     expect(await subscriber('other@t9.test')).toBeUndefined();
   });
 
+  it('fails an import whose instance stopped sending heartbeats (another instance died)', async () => {
+    await sql(`UPDATE imports SET run_id = '11111111-1111-1111-1111-111111111111', name = 'orphan.csv', status = 'importing', owner = 'dead-instance',
+      imported = 20000, line = 20001, heartbeat_at = now() - interval '5 minutes' WHERE id = 1`);
+    expect((await t.api('GET', '/api/import/subscribers')).body.data).toMatchObject({ name: 'orphan.csv', imported: 20000, status: 'failed' });
+    expect(await logs()).toMatch(/Interrupted at line 20001: the server stopped \(restart or crash\) while it was importing\. 20000 rows imported/);
+    // A live import's heartbeat is fresh, so it is left alone.
+    await sql("UPDATE imports SET status = 'importing', owner = 'live-instance', heartbeat_at = now() WHERE id = 1");
+    expect((await t.api('GET', '/api/import/subscribers')).body.data.status).toBe('importing');
+    expect((await start('email\nx@t11.test\n', { mode: 'subscribe' })).status).toBe(409);
+    await sql("UPDATE imports SET status = 'failed' WHERE id = 1");
+  });
+
   it('DELETE clears a finished import and its log', async () => {
     expect((await start('email\nclear@t10.test\n', { mode: 'subscribe' })).status).toBe(200);
     expect(await waitDone()).toMatchObject({ status: 'finished', imported: 1 });
