@@ -1,8 +1,8 @@
 /**
  * Media file names and types (spec 4.5, reference §11). An uploaded name is refused when it carries a
- * path (`/`, `\`, `..`) or control characters; otherwise it is reduced to `[A-Za-z0-9._-]` (spaces and
- * other characters become `-`, as listmonk turns spaces into `-`), so a stored name is always safe as
- * a file name, an S3 key and a URL path segment. Uniqueness is the repository's job.
+ * path (`/`, `\`, `..`) or control characters; otherwise it is reduced to `[A-Za-z0-9._-]` (accents
+ * dropped; spaces and other characters become `-`, as listmonk turns spaces into `-`), so a stored name
+ * is always safe as a file name, an S3 key and a URL path segment. Uniqueness is the service's job.
  */
 import { randomBytes } from 'node:crypto';
 import { FieldError } from '../../errors.js';
@@ -30,7 +30,8 @@ export function sanitiseFilename(input: string): SafeName {
   const dot = name.lastIndexOf('.');
   const rawExt = dot > 0 ? name.slice(dot + 1).toLowerCase() : '';
   const ext = /^[a-z0-9]{1,10}$/u.test(rawExt) ? rawExt : '';
-  const rawStem = ext === '' ? name : name.slice(0, dot);
+  // Accents are dropped rather than replaced (café → cafe): decompose, then remove the marks.
+  const rawStem = (ext === '' ? name : name.slice(0, dot)).normalize('NFD').replace(/\p{M}/gu, '');
   const stem = rawStem
     .replace(/[^A-Za-z0-9._-]+/gu, '-')
     .replace(/\.{2,}/gu, '.')
