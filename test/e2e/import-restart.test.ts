@@ -48,7 +48,7 @@ async function upload(s: ServerProcess, csv: string, params: object): Promise<nu
 
 describe('an import interrupted by SIGKILL', () => {
   it('is failed after the restart with the line it reached, and the counts match the database', async () => {
-    server = await startServer(env);
+    server = await startServer(env, 120_000);
     const list = (await server.api('POST', '/api/lists', { name: 'Restart', type: 'private', optin: 'single' })).body.data.id;
     const lines = ['email,name,attributes'];
     for (let i = 0; i < ROWS; i++) lines.push(`r${i}@restart.test,Row ${i},"{""i"": ${i}}"`);
@@ -63,7 +63,7 @@ describe('an import interrupted by SIGKILL', () => {
     expect(status.status).toBe('importing');
     expect(await server.kill('SIGKILL')).toBe(null);
 
-    server = await startServer(env);
+    server = await startServer(env, 120_000);
     const after = (await server.api('GET', '/api/import/subscribers')).body.data;
     expect(after.status).toBe('failed');
     expect(after.imported).toBeGreaterThanOrEqual(status.imported);

@@ -128,7 +128,12 @@ export class MediaService {
     const other = current === 'filesystem' ? 's3' : 'filesystem';
     const row = (await this.repo.getByName(current, filename)) ?? (await this.repo.getByName(other, filename));
     if (row === null || (thumb && !row.has_thumb)) throw new NotFoundError(`file ${filename} not found`);
-    const obj = await this.storeFor(row.provider).open(thumb ? `thumbs/${row.filename}` : row.filename);
+    const obj = await this.storeFor(row.provider)
+      .open(thumb ? `thumbs/${row.filename}` : row.filename)
+      .catch((err: unknown) => {
+        this.log.error({ err, provider: row.provider, file: row.filename }, 'could not read a media file');
+        throw new ServiceUnavailableError(`the ${row.provider} media store is unavailable; try again later`);
+      });
     if (obj === null) throw new NotFoundError(`file ${filename} not found`);
     return { ...obj, contentType: row.content_type, filename: row.filename };
   }

@@ -50,8 +50,9 @@ export class FilesystemStore implements MediaStore {
   async put(key: string, source: { path: string } | { data: Buffer }): Promise<void> {
     const target = this.path(key);
     await mkdir(dirname(target), { recursive: true });
+    // The name was reserved by the media row, so a file already there is an orphan and is replaced.
     if ('data' in source) {
-      await writeFile(target, source.data, { flag: 'wx' });
+      await writeFile(target, source.data);
       return;
     }
     try {
