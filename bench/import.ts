@@ -245,7 +245,7 @@ async function main(): Promise<void> {
     if (ROWS !== 1_000_000) return;
     writeSection('import', `## import
 
-Measured ${machineLine()}, PostgreSQL ${await withClient(url.toString(), async (c) => (await c.query<{ v: string }>('SHOW server_version')).rows[0]!.v)} on the same machine.
+Measured ${machineLine()}, PostgreSQL ${await withClient(url.toString(), async (c) => (await c.query<{ v: string }>("SELECT current_setting('server_version') AS v")).rows[0]!.v)} on the same machine.
 
 Workload: a generated CSV of ${ROWS.toLocaleString('en')} subscribers (${mib.toFixed(0)} MiB; columns \`email\`, \`name\`,
 \`attributes\` holding a JSON object with four keys) uploaded to \`POST /api/import/subscribers\` of a real
@@ -267,7 +267,8 @@ Ratio of the import phase to the schema floor: ${(importRate / floorRate).toFixe
 pays to write into this schema: \`subscribers\` carries seven indexes (among them the GIN index on
 \`attribs\` and the unique e-mail and uuid indexes) and \`subscriber_lists\` two foreign keys and the count
 triggers, while the bare table has none.
-Goals: ≥ 50,000 rows/s and ≥ 0.3 of the bare COPY rate (listmonk publishes about 10,000 rows/s).
+Goals: ≥ 50,000 rows/s and ≥ 0.3 of the bare COPY rate (listmonk publishes about 10,000 rows/s):
+${rate >= 50_000 && rate / copyRate >= 0.3 ? 'met' : `**not met** in this run (${rate >= 50_000 ? 'the rate is met' : `${rate.toFixed(0)} rows/s`}, ${(rate / copyRate).toFixed(2)} of the bare COPY); the schema floor itself reaches ${(floorRate / copyRate).toFixed(2)} of the bare COPY, so no importer writing into this schema can reach 0.3 here`}.
 
 Memory of the server process (RSS, sampled every 100 ms): idle ${idle.toFixed(0)} MiB; peak (VmHWM) ${first.peakMiB.toFixed(0)} MiB after
 a ${SMALL.toLocaleString('en')}-row import and ${run.peakMiB.toFixed(0)} MiB after the ${ROWS.toLocaleString('en')}-row import (${mib.toFixed(0)} MiB file). During the big import:
