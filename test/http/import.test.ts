@@ -376,6 +376,35 @@ describe('one import at a time, stopping, clearing', () => {
     await sql("UPDATE imports SET status = 'failed' WHERE id = 1");
   });
 
+  it('a graceful shutdown ends a running import as failed after its last whole batch', async () => {
+    let release: () => void = () => undefined;
+    let reached: () => void = () => undefined;
+    const atBatch2 = new Promise<void>((r) => (reached = r));
+    const gate = new Promise<void>((r) => (release = r));
+    const other = await buildTestApp({
+      env: { MAILROOM_DATA_DIR: dataDir },
+      importer: { batchRows: BATCH, beforeFlush: async (n) => (n === 2 ? (reached(), gate) : undefined) },
+    });
+    try {
+      const { payload, contentType } = multipart([{ name: 'params', value: '{"mode":"subscribe"}' }, { name: 'file', filename: 'shutdown.csv', content: `email,name,attributes\n${rows('t12.test', 4 * BATCH)}\n` }]);
+      const res = await other.app.inject({ method: 'POST', url: '/api/import/subscribers', payload, headers: { authorization: AUTH, 'content-type': contentType } });
+      expect(res.statusCode).toBe(200);
+      await atBatch2;
+      const closing = other.deps.close();
+      release();
+      await closing;
+      const [state] = await other.testDb.db.sql<{ status: string; imported: number; line: number }>('SELECT status, imported, line FROM imports');
+      expect(state).toEqual({ status: 'failed', imported: BATCH, line: BATCH + 1 });
+      const [{ n }] = await other.testDb.db.sql<{ n: number }>("SELECT count(*)::int AS n FROM subscribers WHERE email LIKE '%@t12.test'");
+      expect(n).toBe(BATCH);
+      const log = await other.testDb.db.sql<{ message: string }>('SELECT message FROM import_logs ORDER BY id');
+      expect(log.at(-1)?.message).toBe(`Interrupted after line ${BATCH + 1}: the server shut down. ${BATCH} rows imported, 0 skipped; they stay. Import the rest of the file again.`);
+    } finally {
+      await other.app.close();
+      await other.testDb.destroy();
+    }
+  });
+
   it('DELETE clears a finished import and its log', async () => {
     expect((await start('email\nclear@t10.test\n', { mode: 'subscribe' })).status).toBe(200);
     expect(await waitDone()).toMatchObject({ status: 'finished', imported: 1 });
