@@ -395,8 +395,8 @@ describe('one import at a time, stopping, clearing', () => {
       await closing;
       const [state] = await other.testDb.db.sql<{ status: string; imported: number; line: number }>('SELECT status, imported, line FROM imports');
       expect(state).toEqual({ status: 'failed', imported: BATCH, line: BATCH + 1 });
-      const [{ n }] = await other.testDb.db.sql<{ n: number }>("SELECT count(*)::int AS n FROM subscribers WHERE email LIKE '%@t12.test'");
-      expect(n).toBe(BATCH);
+      const [count] = await other.testDb.db.sql<{ n: number }>("SELECT count(*)::int AS n FROM subscribers WHERE email LIKE '%@t12.test'");
+      expect(count?.n).toBe(BATCH);
       const log = await other.testDb.db.sql<{ message: string }>('SELECT message FROM import_logs ORDER BY id');
       expect(log.at(-1)?.message).toBe(`Interrupted after line ${BATCH + 1}: the server shut down. ${BATCH} rows imported, 0 skipped; they stay. Import the rest of the file again.`);
     } finally {
