@@ -26,7 +26,7 @@ export function writeSection(name: string, markdown: string): void {
   const doc = existsSync(DOC) ? readFileSync(DOC, 'utf8') : HEADER;
   const escaped = name.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&');
   const re = new RegExp(`## ${escaped}\\n[\\s\\S]*?(?=\\n## |$)`, 'u');
-  const next = re.test(doc) ? doc.replace(re, markdown.trimEnd()) : `${doc.trimEnd()}\n\n${markdown.trimEnd()}`;
+  const next = re.test(doc) ? doc.replace(re, () => `${markdown.trimEnd()}\n`) : `${doc.trimEnd()}\n\n${markdown.trimEnd()}`;
   writeFileSync(DOC, `${next.trimEnd()}\n`);
   console.log(`updated docs/benchmarks.md (section "${name}")`);
 }

@@ -4,13 +4,18 @@
  * grepped here). It never listens; main.ts does, and tests use `app.inject` or an ephemeral port.
  */
 import { randomUUID } from 'node:crypto';
-import Fastify, { LogController, type FastifyBaseLogger } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyReply } from 'fastify';
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { installAuth } from './http/auth.js';
 import { installErrorHandling } from './http/error-handler.js';
-import { validatorCompiler } from './http/validation.js';
+import { findNul, validatorCompiler } from './http/validation.js';
+import { FieldError } from './errors.js';
+import { registerOpenApi } from './http/openapi.js';
+import { collectRoutes } from './http/route-table.js';
+import { registerSecurityHeaders } from './http/security.js';
+import { readFileSync } from 'node:fs';
 import type { App } from './http/types.js';
 import type { Deps } from './deps.js';
 import { listRoutes } from './modules/lists/routes.js';
@@ -23,6 +28,10 @@ import { settingsRoutes } from './modules/settings/routes.js';
 import { mediaRoutes } from './modules/media/routes.js';
 import { txRoutes } from './modules/tx/routes.js';
 import { importRoutes } from './modules/import/routes.js';
+import { campaignPageRoutes } from './modules/campaign-pages/routes.js';
+
+/** Mailroom's version, from package.json (src/ and dist/ are both one level below the project). */
+export const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 /** Largest JSON or form body accepted by default (1 MiB); upload routes set their own limits. */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -38,29 +47,48 @@ export async function buildApp(deps: Deps): Promise<App> {
     },
     logController: new LogController({ requestIdLogLabel: 'request_id' }),
     return503OnClosing: true,
+    // boolean | hop count | address list: all accepted by Fastify; the cast keeps TS on the http1 overload.
+    trustProxy: deps.config.trustProxy as boolean,
+    // Errors raised by the router before any route runs (e.g. a malformed %-encoding in the path) get
+    // the same `{"message"}` answer as everything else.
+    frameworkErrors: (error, _request, reply) => {
+      const message = error.code === 'FST_ERR_BAD_URL' ? 'invalid URL: malformed percent-encoding in the path' : 'invalid request';
+      void (reply as FastifyReply).code(400).type('application/json; charset=utf-8').send({ message });
+    },
     ajv: { customOptions: { strict: false } },
   }).withTypeProvider<TypeBoxTypeProvider>() as App;
 
+  collectRoutes(app);
   app.setValidatorCompiler(validatorCompiler);
   app.addHook('onSend', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
   });
   installErrorHandling(app);
+  // Runs after validation and after route hooks that turn multipart bodies into objects.
+  app.addHook('preHandler', async (request) => {
+    for (const part of [request.params, request.query, request.body]) {
+      const field = findNul(part);
+      if (field !== null) throw new FieldError(field, 'must not contain NUL characters');
+    }
+  });
   // JSON endpoints refuse text/plain with 415 (listmonk does the same) instead of parsing it as a string.
   app.removeContentTypeParser('text/plain');
+  await registerSecurityHeaders(app);
   await app.register(formbody, { bodyLimit: DEFAULT_BODY_LIMIT });
   await app.register(multipart, { limits: { fileSize: DEFAULT_BODY_LIMIT, files: 1, fields: 100 } });
   installAuth(app, deps.users);
+  await registerOpenApi(app, VERSION);
 
   healthRoutes(app, deps);
   listRoutes(app, deps.lists);
   subscriberRoutes(app, deps.subscribers);
   templateRoutes(app, deps.templates);
-  campaignRoutes(app, deps.campaigns);
+  campaignRoutes(app, deps.campaigns, deps.campaignMessages);
   subscriptionPageRoutes(app, deps.subscriptionPages);
   settingsRoutes(app, deps.settings);
   mediaRoutes(app, deps.media);
   txRoutes(app, deps.tx, () => deps.settings.get(deps.txDefs.maxAttachmentsSize));
   importRoutes(app, deps.imports);
+  campaignPageRoutes(app, deps.campaignPages);
   return app;
 }

@@ -37,6 +37,11 @@ export interface Config {
   instanceId: string;
   /** When true the process serves the API but never sends campaigns (MAILROOM_API_ONLY). */
   apiOnly: boolean;
+  /**
+   * Which proxies' X-Forwarded-For to believe for the client address (MAILROOM_TRUST_PROXY): false
+   * (default), true (any), a hop count, or a comma-separated list of addresses/CIDRs. Fastify `trustProxy`.
+   */
+  trustProxy: boolean | number | string[];
 }
 
 /** An SMTP server parsed from an `smtp://` or `smtps://` URL. */
@@ -68,7 +73,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!LOG_LEVELS.has(logLevel)) throw new ConfigError('LOG_LEVEL', `must be one of ${[...LOG_LEVELS].join(', ')}`);
   const instanceId = env.MAILROOM_INSTANCE_ID?.trim() || randomUUID();
   const apiOnly = parseBool(env.MAILROOM_API_ONLY ?? 'false', 'MAILROOM_API_ONLY');
-  return { port, host, databaseUrl, dataDir, rootUrl, adminUser, adminPassword, smtp, fromEmail, from, logLevel, instanceId, apiOnly };
+  const trustProxy = parseTrustProxy(env.MAILROOM_TRUST_PROXY ?? 'false');
+  return { port, host, databaseUrl, dataDir, rootUrl, adminUser, adminPassword, smtp, fromEmail, from, logLevel, instanceId, apiOnly, trustProxy };
 }
 
 function nonEmpty(value: string, name: string): string {
@@ -89,6 +95,15 @@ function parseBool(value: string, name: string): boolean {
   if (['1', 'true', 'yes', 'on'].includes(v)) return true;
   if (['0', 'false', 'no', 'off', ''].includes(v)) return false;
   throw new ConfigError(name, `must be true or false, got "${value}"`);
+}
+
+function parseTrustProxy(value: string): boolean | number | string[] {
+  const v = value.trim();
+  if (/^\d+$/u.test(v)) return Number(v);
+  if (['true', 'false', 'yes', 'no', '1', '0', 'on', 'off', ''].includes(v.toLowerCase())) return parseBool(v, 'MAILROOM_TRUST_PROXY');
+  const list = v.split(',').map((x) => x.trim()).filter((x) => x !== '');
+  if (list.every((x) => /^[0-9a-fA-F:.]+(\/\d{1,3})?$/u.test(x))) return list;
+  throw new ConfigError('MAILROOM_TRUST_PROXY', 'must be true, false, a hop count, or a comma-separated list of addresses/CIDRs');
 }
 
 function parseDatabaseUrl(value: string | undefined): string | null {

@@ -8,7 +8,8 @@ import type { Db } from './db/db.js';
 import { migrate } from './db/migrate.js';
 import { openPglite } from './db/pglite-store.js';
 import { openPostgres } from './db/pg-store.js';
-import { MessengerRegistry } from './mail/messenger.js';
+import { MessengerRegistry, type Messenger } from './mail/messenger.js';
+import { campaignProgressReader, HealthMonitor, MeteredMessenger, Metrics } from './modules/health/monitor.js';
 import { buildSmtpMessengers } from './mail/smtp-messengers.js';
 import { coreSettings } from './modules/settings/core-settings.js';
 import { SettingsService } from './modules/settings/service.js';
@@ -20,6 +21,11 @@ import { TemplateRepo } from './modules/templates/repo.js';
 import { TemplateService } from './modules/templates/service.js';
 import { CampaignRepo } from './modules/campaigns/repo.js';
 import { CampaignService } from './modules/campaigns/service.js';
+import { CampaignMessages } from './modules/campaigns/messages.js';
+import { CampaignValidator } from './modules/campaigns/validator.js';
+import { CampaignPageService } from './modules/campaign-pages/service.js';
+import { archiveSettings } from './modules/campaign-pages/settings.js';
+import type { MessageUrls } from './mail/campaign-message.js';
 import { SubscriptionPageService } from './modules/subscription-pages/service.js';
 import { UserService } from './modules/users/service.js';
 import { CampaignStore } from './workers/campaign-store.js';
@@ -48,6 +54,10 @@ export interface Deps {
   subscribers: SubscriberService;
   templates: TemplateService;
   campaigns: CampaignService;
+  /** Campaign previews and test sends. */
+  campaignMessages: CampaignMessages;
+  /** "View in browser" and the public archive. */
+  campaignPages: CampaignPageService;
   subscriptionPages: SubscriptionPageService;
   media: MediaService;
   tx: TxService;
@@ -56,6 +66,8 @@ export interface Deps {
   imports: ImportService;
   messengers: MessengerRegistry;
   settings: SettingsService;
+  metrics: Metrics;
+  health: HealthMonitor;
   /** The core setting declarations (typed keys for `settings.get`). */
   core: ReturnType<typeof coreSettings>;
   /** The delivery engine; null in API-only instances. */
@@ -93,16 +105,24 @@ export async function buildDeps(config: Config, logger: Logger, opts: BuildOptio
   const templateRepo = new TemplateRepo(db);
   const campaignRepo = new CampaignRepo(db);
   const core = coreSettings(config);
+  const archive = archiveSettings();
   const mediaDefs = mediaSettings();
   const txDefs = txSettings();
   const importDefs = importSettings();
-  const settingDefs = [...Object.values(core), ...Object.values(mediaDefs), ...Object.values(txDefs), ...Object.values(importDefs)];
+  const settingDefs = [...Object.values(core), ...Object.values(archive), ...Object.values(mediaDefs), ...Object.values(txDefs), ...Object.values(importDefs)];
   const settings = new SettingsService(db, settingDefs, logger.child({ component: 'settings' }));
   await settings.init();
-  const messengers = new MessengerRegistry(buildSmtpMessengers(settings.get(core.smtp)));
+  const metrics = new Metrics();
+  const health = new HealthMonitor(db, logger.child({ component: 'health' }));
+  metrics.campaignProgress(campaignProgressReader(db));
+  const metered = (list: Messenger[]) => list.map((m) => new MeteredMessenger(m, metrics, health));
+  const messengers = new MessengerRegistry(metered(buildSmtpMessengers(settings.get(core.smtp))));
 
   const users = new UserService(db);
-  const templates = new TemplateService(db, templateRepo);
+  const templates = new TemplateService(db, templateRepo, {
+    rootUrl: () => settings.get(core.rootUrl),
+    optinTemplateId: () => settings.get(core.optinTemplateId),
+  });
   const installed = await templates.installDefaults();
   if (installed !== null) await settings.update({ [core.optinTemplateId.key]: installed.optinTemplateId });
   const generated = await users.ensureAdmin(config.adminUser, config.adminPassword);
@@ -111,6 +131,8 @@ export async function buildDeps(config: Config, logger: Logger, opts: BuildOptio
     process.stdout.write(`\nMailroom API user "${config.adminUser}" created with password: ${generated}\nStore it now; it will not be shown again.\n\n`);
   }
 
+  // URLs inside real messages: the delivery engine, test sends and "view in browser" use the same.
+  const urls = (): MessageUrls => ({ rootUrl: settings.get(core.rootUrl), trackViews: true });
   let runner: CampaignRunner | null = null;
   if (!config.apiOnly) {
     const runnerOpts: RunnerOptions = {
@@ -121,22 +143,29 @@ export async function buildDeps(config: Config, logger: Logger, opts: BuildOptio
       releaseAllAtStart: db.kind === 'pglite',
       ...opts.runner,
     };
-    const urls = () => ({ rootUrl: settings.get(core.rootUrl), trackViews: true });
     runner = new CampaignRunner(new CampaignStore(db), messengers, urls, runnerOpts, logger.child({ component: 'campaign-runner' }));
   }
 
-  const campaigns = new CampaignService({
-    db,
-    repo: campaignRepo,
+  const validator = new CampaignValidator({
     lists: listRepo,
     templates: templateRepo,
     messengers,
     defaultFrom: () => settings.get(core.fromEmail),
-    onStarted: () => runner?.poke(),
+    now: () => new Date(),
+  });
+  const campaigns = new CampaignService({ db, repo: campaignRepo, templates: templateRepo, validator, onStarted: () => runner?.poke() });
+  const rootUrl = () => settings.get(core.rootUrl);
+  const campaignMessages = new CampaignMessages({ db, repo: campaignRepo, templates: templateRepo, validator, messengers, rootUrl, urls });
+  const campaignPages = new CampaignPageService({
+    db,
+    rootUrl,
+    urls,
+    archiveEnabled: () => settings.get(archive.enabled),
+    rssContent: () => settings.get(archive.rssContent),
   });
 
   settings.onChange((changed) => {
-    if (changed.has(core.smtp.key)) void messengers.replace(buildSmtpMessengers(settings.get(core.smtp)));
+    if (changed.has(core.smtp.key)) void messengers.replace(metered(buildSmtpMessengers(settings.get(core.smtp))));
     if (changed.has(core.concurrency.key) || changed.has(core.batchSize.key)) {
       runner?.configure({ concurrency: settings.get(core.concurrency), batchSize: settings.get(core.batchSize) });
     }
@@ -170,11 +199,15 @@ export async function buildDeps(config: Config, logger: Logger, opts: BuildOptio
     db,
     settings,
     core,
+    metrics,
+    health,
     users,
     lists: new ListService(listRepo),
     subscribers: new SubscriberService(db, subscriberRepo, listRepo),
     templates,
     campaigns,
+    campaignMessages,
+    campaignPages,
     subscriptionPages: new SubscriptionPageService(db, subscriberRepo, () => false),
     media,
     tx,

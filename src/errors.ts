@@ -79,7 +79,7 @@ export class TooManyRequestsError extends AppError {
   }
 }
 
-/** 502: an upstream server (the messenger's mail server) refused what Mailroom passed on. */
+/** 502: a server Mailroom relays to (an SMTP server, a postback endpoint) refused or failed the request. */
 export class BadGatewayError extends AppError {
   constructor(message: string) {
     super(502, 'BAD_GATEWAY', message);

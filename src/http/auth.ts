@@ -5,7 +5,8 @@
  * answers 403; see docs/differences-from-listmonk.md).
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { UnauthorizedError } from '../errors.js';
+import { TooManyRequestsError, UnauthorizedError } from '../errors.js';
+import { LoginThrottle } from './security.js';
 
 /** Something that can check a user name and password. */
 export interface CredentialVerifier {
@@ -45,19 +46,34 @@ export function parseAuthorization(header: string | undefined): [string, string]
   return [pair.slice(0, colon), pair.slice(colon + 1)];
 }
 
-/** True when the request needs credentials: any `/api` route not marked public. */
+const PROTECTED_PREFIXES = ['/api', '/metrics'];
+
+/** True when the request needs credentials: any `/api` route (and `/metrics`) not marked public. */
 function needsAuth(request: FastifyRequest): boolean {
   const config = request.routeOptions.config as PublicRouteConfig | undefined;
   if (config?.public === true) return false;
-  return request.url === '/api' || request.url.startsWith('/api/') || request.url.startsWith('/api?');
+  const path = request.url.split('?')[0] as string;
+  return PROTECTED_PREFIXES.some((p) => path === p || path.startsWith(`${p}/`));
 }
 
-/** Adds the authentication hook to `app`. */
-export function installAuth(app: FastifyInstance, verifier: CredentialVerifier): void {
-  app.addHook('onRequest', async (request) => {
+/**
+ * Adds the authentication hook to `app`. Wrong credentials count against the client address; past the
+ * throttle's limit the client gets 429 with `Retry-After` (issue "Trustworthy" §3).
+ */
+export function installAuth(app: FastifyInstance, verifier: CredentialVerifier, throttle = new LoginThrottle()): void {
+  app.addHook('onRequest', async (request, reply) => {
     if (!needsAuth(request)) return;
-    const creds = parseAuthorization(request.headers.authorization);
-    if (creds === null) throw new UnauthorizedError('authentication required: send HTTP Basic credentials');
-    if (!(await verifier.verify(creds[0], creds[1]))) throw new UnauthorizedError('invalid credentials');
+    const wait = throttle.retryAfter(request.ip);
+    if (wait > 0) {
+      void reply.header('Retry-After', String(Math.ceil(wait / 1000)));
+      throw new TooManyRequestsError('too many failed logins from this address; try again later');
+    }
+    const header = request.headers.authorization;
+    if (header === undefined) throw new UnauthorizedError('authentication required: send HTTP Basic credentials');
+    const creds = parseAuthorization(header);
+    if (creds === null || !(await verifier.verify(creds[0], creds[1]))) {
+      throttle.fail(request.ip);
+      throw new UnauthorizedError('invalid credentials');
+    }
   });
 }

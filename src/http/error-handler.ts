@@ -83,6 +83,8 @@ export function toHttpError(err: unknown): [number, string] {
   }
   if (err instanceof SyntaxError && fe.statusCode === 400) return [400, `body: malformed JSON (${cleanParseMessage(fe.message)})`];
   if (isDbError(err, SqlState.uniqueViolation)) return [409, 'a record with the same unique value already exists'];
+  // Text the database cannot store (a NUL byte that slipped past validation, or a bad encoding).
+  if (isDbError(err, '22021') || isDbError(err, '22P05')) return [400, 'a text value contains characters that cannot be stored'];
   if (isConnectionError(err)) return [503, 'the database is unavailable; try again shortly'];
   if (typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {
     return [fe.statusCode, fe.message];

@@ -3,7 +3,7 @@
  * way, spec 4.2) into the same object shape as JSON, so one schema validates both.
  */
 import type { FastifyRequest } from 'fastify';
-import { BadRequestError } from '../errors.js';
+import { AppError, BadRequestError } from '../errors.js';
 
 /** Limits for form fields read in memory: at most 100 fields of 64 KiB each, no files. */
 const FIELD_LIMITS = { fields: 100, fieldSize: 64 * 1024, files: 0, parts: 101 };
@@ -13,6 +13,26 @@ const FIELD_LIMITS = { fields: 100, fieldSize: 64 * 1024, files: 0, parts: 101 }
  * strings; others are strings. Files are refused (400 naming the field).
  */
 export async function readMultipartFields(request: FastifyRequest, arrays: readonly string[] = []): Promise<Record<string, unknown>> {
+  try {
+    return await readFields(request, arrays);
+  } catch (err) {
+    throw asMultipartError(err);
+  }
+}
+
+/**
+ * Turns a multipart parsing failure into a 400 (truncated or malformed body); errors that already carry
+ * an HTTP status (size limits: 413, our own 400s) pass through.
+ */
+export function asMultipartError(err: unknown): unknown {
+  if (err instanceof AppError) return err;
+  const status = (err as { statusCode?: unknown }).statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) return err;
+  const detail = err instanceof Error ? err.message.slice(0, 100) : 'unreadable';
+  return new BadRequestError(`body: malformed multipart/form-data (${detail})`);
+}
+
+async function readFields(request: FastifyRequest, arrays: readonly string[]): Promise<Record<string, unknown>> {
   const out: Record<string, unknown> = {};
   for await (const part of request.parts({ limits: FIELD_LIMITS })) {
     if (part.type === 'file') {

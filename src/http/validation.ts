@@ -28,3 +28,20 @@ export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpP
   const ajv = httpPart === 'body' ? bodyAjv : textAjv;
   return ajv.compile(schema) as ReturnType<FastifySchemaCompiler<object>>;
 };
+
+/**
+ * Finds the first string containing a NUL character (U+0000) in a request part and returns its path
+ * (e.g. `attribs.note`), or null. PostgreSQL cannot store NUL in text, so such input is refused up
+ * front with a 400 naming the field instead of failing in the database.
+ */
+export function findNul(value: unknown, path = '', depth = 0): string | null {
+  if (typeof value === 'string') return value.includes('\u0000') ? path || 'value' : null;
+  if (value === null || typeof value !== 'object' || depth > 64) return null;
+  const entries = Array.isArray(value) ? value.map((v, i) => [String(i), v] as const) : Object.entries(value);
+  for (const [key, v] of entries) {
+    if (key.includes('\u0000')) return path ? `${path}.${key.replace(/\u0000/gu, '\\0')}` : key.replace(/\u0000/gu, '\\0');
+    const found = findNul(v, path ? `${path}.${key}` : key, depth + 1);
+    if (found !== null) return found;
+  }
+  return null;
+}

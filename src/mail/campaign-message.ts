@@ -4,11 +4,18 @@
  * plain-text alternative are rendered without HTML escaping. Every message carries the subscriber's
  * unsubscribe URL as `List-Unsubscribe` with RFC 8058 one-click, and a Message-ID derived from the
  * campaign and subscriber, so a message re-sent after a crash carries the same Message-ID.
+ *
+ * Content types (issue 4 §3): `richtext` and `html` are HTML as written; `markdown` is converted to
+ * HTML first (src/mail/markdown.ts); `plain` is sent as text/plain and, like `visual` (a complete
+ * document from a visual editor), is not wrapped in the campaign's template, which is HTML. HTML
+ * messages get a text alternative: the campaign's `altbody` rendered as a text template, or, when it
+ * has none, text generated from the HTML (src/mail/text-alternative.ts).
  */
-import MarkdownIt from 'markdown-it';
-import { compile, subscriberView, type CompiledTemplate, type RenderEnv } from '../templating/index.js';
+import { compile, subscriberView, type CompiledTemplate, type RenderEnv, type TemplateSource } from '../templating/index.js';
 import { emailDomain, parseSender } from './address.js';
+import { markdownToHtml } from './markdown.js';
 import type { OutgoingMessage } from './messenger.js';
+import { compileTextAlternative, htmlToText } from './text-alternative.js';
 
 /** The campaign fields a message needs. */
 export interface CampaignForMessage {
@@ -55,11 +62,29 @@ export interface MessageUrls {
 }
 
 const BASE_PLACEHOLDER = '{{ template "content" . }}';
-const markdown = new MarkdownIt({ html: true, linkify: false, typographer: false });
 
 /** Converts a campaign body to the HTML the template language sees (markdown → HTML first). */
 export function bodyAsHtml(body: string, contentType: string): string {
-  return contentType === 'markdown' ? markdown.render(body) : body;
+  return contentType === 'markdown' ? markdownToHtml(body) : body;
+}
+
+/** True when a campaign of this content type is wrapped in its template (not `plain`, not `visual`). */
+export function usesTemplate(contentType: string): boolean {
+  return contentType !== 'plain' && contentType !== 'visual';
+}
+
+/** Options of {@link CampaignMessageBuilder}. */
+export interface BuilderOptions {
+  /** Prepare the text alternative of HTML messages (default true; previews and web pages skip it). */
+  textAlternative?: boolean;
+}
+
+/** How an HTML message gets its text alternative (for logs and tests). */
+export type TextAlternativeMode = 'altbody' | 'template' | 'per-message' | 'none';
+
+/** Tidies generated text: no trailing blanks, at most one empty line in a row (cheap per message). */
+function tidyText(text: string): string {
+  return text.replace(/[ \t]+\n/gu, '\n').replace(/\n{3,}/gu, '\n\n').trim();
 }
 
 /** The subscriber's unsubscribe URL: `/subscription/:campaignUUID/:subscriberUUID` (reference §16.3). */
@@ -87,42 +112,55 @@ function campaignView(c: CampaignForMessage) {
   };
 }
 
+/** The text alternative of an HTML campaign: its altbody, else text converted from the HTML sources. */
+function prepareText(altbody: string | null, sources: TemplateSource[]): [CompiledTemplate | null, TextAlternativeMode] {
+  if (altbody) return [compile([{ name: 'altbody', source: altbody }], { mode: 'text' }), 'altbody'];
+  const converted = compileTextAlternative(sources);
+  return converted === null ? [null, 'per-message'] : [converted, 'template'];
+}
+
 /** A campaign compiled for sending: call {@link render} once per subscriber. */
 export class CampaignMessageBuilder {
   private readonly body: CompiledTemplate;
   private readonly subject: CompiledTemplate;
-  private readonly altbody: CompiledTemplate | null;
+  /** The text alternative as a template (altbody, or text converted from the HTML sources). */
+  private readonly text: CompiledTemplate | null;
+  /** How the text alternative is made. */
+  readonly textMode: TextAlternativeMode;
   private readonly headers: Array<[string, CompiledTemplate]>;
   private readonly view: ReturnType<typeof campaignView>;
   private readonly domain: string;
   private readonly env: RenderEnv;
+  private readonly textEnv: RenderEnv;
+  private readonly isPlain: boolean;
 
   /**
-   * Compiles the campaign inside `templateBody` (null: the body is the whole message).
-   * Throws TemplateSyntaxError when the body, subject, altbody or a header does not parse.
+   * Compiles the campaign inside `templateBody` (null: the body is the whole message; ignored for
+   * `plain` and `visual` campaigns). Throws TemplateSyntaxError when the body, subject, altbody or a
+   * header does not parse.
    */
   constructor(
     private readonly campaign: CampaignForMessage,
     templateBody: string | null,
     private readonly urls: MessageUrls,
+    opts: BuilderOptions = {},
   ) {
-    const isPlain = campaign.content_type === 'plain';
-    const content = bodyAsHtml(campaign.body, campaign.content_type);
-    this.body = compile(
-      [
-        { name: 'base', source: templateBody ?? BASE_PLACEHOLDER },
-        { name: 'content', source: content },
-      ],
-      { mode: isPlain ? 'text' : 'html' },
-    );
+    this.isPlain = campaign.content_type === 'plain';
+    const sources: TemplateSource[] = [
+      { name: 'base', source: usesTemplate(campaign.content_type) ? (templateBody ?? BASE_PLACEHOLDER) : BASE_PLACEHOLDER },
+      { name: 'content', source: bodyAsHtml(campaign.body, campaign.content_type) },
+    ];
+    this.body = compile(sources, { mode: this.isPlain ? 'text' : 'html' });
     this.subject = compile([{ name: 'subject', source: campaign.subject }], { mode: 'text' });
-    this.altbody = !isPlain && campaign.altbody ? compile([{ name: 'altbody', source: campaign.altbody }], { mode: 'text' }) : null;
+    [this.text, this.textMode] = this.isPlain || opts.textAlternative === false ? [null, 'none'] : prepareText(campaign.altbody, sources);
     this.headers = campaign.headers.flatMap((h) =>
       Object.entries(h).map(([k, v]): [string, CompiledTemplate] => [k, compile([{ name: `header ${k}`, source: v }], { mode: 'text' })]),
     );
     this.view = campaignView(campaign);
     this.domain = emailDomain(parseSender(campaign.from_email)?.address ?? 'mailroom@localhost');
     this.env = this.makeEnv();
+    // The text alternative has no tracking pixel.
+    this.textEnv = { ...this.env, trackView: () => '' };
   }
 
   private makeEnv(): RenderEnv {
@@ -144,14 +182,33 @@ export class CampaignMessageBuilder {
     };
   }
 
-  /** URLs passed to TrackLink as literals, for registration before sending. */
+  /** URLs passed to TrackLink as literals (body and text alternative), for registration before sending. */
   trackedUrls(): string[] {
-    return this.body.trackedUrls();
+    return [...new Set([...this.body.trackedUrls(), ...(this.text?.trackedUrls() ?? [])])];
+  }
+
+  /** The data templates see for one subscriber (`.Subscriber`, `.Campaign`). */
+  private data(sub: SubscriberForMessage) {
+    return { Subscriber: subscriberView(sub), Campaign: this.view };
+  }
+
+  /**
+   * Renders only the body for one subscriber: HTML, or text for `plain` campaigns (previews, "view in
+   * browser", the archive). Throws TemplateExecError when the template fails for them.
+   */
+  renderBody(sub: SubscriberForMessage): { html?: string; text?: string } {
+    const body = this.body.execute(this.data(sub), this.env);
+    return this.isPlain ? { text: body } : { html: body };
+  }
+
+  /** Renders the subject for one subscriber (text, one line). */
+  renderSubject(sub: SubscriberForMessage): string {
+    return this.subject.execute(this.data(sub), this.env).replace(/[\r\n]+/gu, ' ');
   }
 
   /** Renders the message for one subscriber. Throws TemplateExecError when the template fails for them. */
   render(sub: SubscriberForMessage): OutgoingMessage {
-    const data = { Subscriber: subscriberView(sub), Campaign: this.view };
+    const data = this.data(sub);
     const body = this.body.execute(data, this.env);
     const unsub = unsubscribeUrl(this.urls.rootUrl, this.campaign.uuid, sub.uuid);
     const headers: Array<[string, string]> = [
@@ -163,15 +220,26 @@ export class CampaignMessageBuilder {
       ['X-Listmonk-Subscriber', sub.uuid],
     ];
     for (const [name, tpl] of this.headers) headers.push([name, tpl.execute(data, this.env).replace(/[\r\n]+/gu, ' ')]);
-    const isPlain = this.campaign.content_type === 'plain';
     return {
       from: this.campaign.from_email,
       to: { name: sub.name, address: sub.email },
       subject: this.subject.execute(data, this.env).replace(/[\r\n]+/gu, ' '),
-      ...(isPlain ? { text: body } : { html: body }),
-      ...(this.altbody ? { text: this.altbody.execute(data, this.env) } : {}),
+      ...(this.isPlain ? { text: body } : { html: body, ...this.textAlternative(data, body) }),
       headers,
       messageId: `${this.campaign.uuid}.${sub.uuid}@${this.domain}`,
     };
+  }
+
+  private textAlternative(data: unknown, html: string): { text?: string } {
+    switch (this.textMode) {
+      case 'altbody':
+        return { text: this.text!.execute(data, this.textEnv) };
+      case 'template':
+        return { text: tidyText(this.text!.execute(data, this.textEnv)) };
+      case 'per-message':
+        return { text: tidyText(htmlToText(html)) };
+      default:
+        return {};
+    }
   }
 }

@@ -1,22 +1,26 @@
 /**
- * Markdown bodies that contain template actions. The markdown is converted to HTML before the
- * template is compiled (so values are escaped for HTML when rendered), but markdown-it would also
- * rewrite the actions themselves (`"` → `&quot;`, `*` → `<em>`), breaking `{{ join ", " .x }}` or
- * `{{ .A | default "x" }}`. So each `{{ … }}` action is swapped for an inert token first and put back
- * after conversion. An action containing `}}` inside a string literal is not supported (rare).
+ * Markdown campaign and message bodies are converted to HTML before templating (reference §16.1),
+ * with markdown-it (CommonMark, plus GitHub-style tables and strikethrough; raw HTML passes through,
+ * as with listmonk's goldmark). Template actions are set aside during the conversion and put back
+ * verbatim: otherwise the converter would escape their quotes (`{{ TrackLink "…" }}` would become
+ * `{{ TrackLink &quot;…&quot; }}` and no longer parse) and could read `*` or `_` inside them as
+ * emphasis. An action can therefore also be a link target: `[Read more]({{ TrackLink "https://…" }})`.
  */
-import { randomBytes } from 'node:crypto';
 import MarkdownIt from 'markdown-it';
+import { protectActions } from './template-actions.js';
 
-const markdown = new MarkdownIt({ html: true, linkify: false, typographer: false });
-const ACTION = /\{\{[\s\S]*?\}\}/gu;
+const markdown = new MarkdownIt('default', { html: true, linkify: false, typographer: false });
 
-/** Converts a markdown template source to an HTML template source, leaving its actions untouched. */
-export function markdownTemplateToHtml(source: string): string {
-  const actions: string[] = [];
-  // Letters and digits only: markdown leaves them alone in text, links and code alike.
-  const nonce = `mrtpl${randomBytes(6).toString('hex')}`;
-  const protectedSource = source.replace(ACTION, (action) => `${nonce}x${actions.push(action) - 1}x`);
-  const html = markdown.render(protectedSource);
-  return html.replace(new RegExp(`${nonce}x(\\d+)x`, 'gu'), (_, i: string) => actions[Number(i)] ?? '');
+/** A token prefix that does not occur in `src` (letters only, so markdown never interprets it). */
+function tokenPrefix(src: string): string {
+  let prefix = 'Mrtplx';
+  while (src.includes(prefix)) prefix += 'q';
+  return prefix;
+}
+
+/** Converts a markdown source with template actions to an HTML source with the same actions. */
+export function markdownToHtml(source: string): string {
+  const prefix = tokenPrefix(source);
+  const { text, restore } = protectActions(source, (n) => `${prefix}${n}Z`, new RegExp(`${prefix}(\\d+)Z`, 'gu'));
+  return restore(markdown.render(text));
 }

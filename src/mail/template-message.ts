@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { compile, type CompiledTemplate, type RenderEnv } from '../templating/index.js';
-import { markdownTemplateToHtml } from './markdown.js';
+import { bodyAsHtml } from './campaign-message.js';
 import { emailDomain, parseSender } from './address.js';
 import type { OutgoingMessage } from './messenger.js';
 
@@ -43,7 +43,7 @@ export class TemplateMessage {
     const name = source.name ?? 'message';
     this.plain = source.contentType === 'plain';
     this.subject = compile([{ name: `${name} subject`, source: source.subject }], { mode: 'text' });
-    this.body = compile([{ name, source: source.contentType === 'markdown' ? markdownTemplateToHtml(source.body) : source.body }], { mode: this.plain ? 'text' : 'html' });
+    this.body = compile([{ name, source: bodyAsHtml(source.body, source.contentType) }], { mode: this.plain ? 'text' : 'html' });
     this.altbody = !this.plain && source.altbody ? compile([{ name: `${name} altbody`, source: source.altbody }], { mode: 'text' }) : null;
   }
 

@@ -24,6 +24,8 @@ export interface SmtpSink {
   messages: ReceivedMail[];
   /** Refuse recipients while set. */
   reject: RejectHook | null;
+  /** Delay before accepting each message's data (ms), to make a campaign last. */
+  delayMs: number;
   /** Resolves once at least `n` messages have arrived (rejects after `timeoutMs`). */
   waitFor(n: number, timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
@@ -34,7 +36,7 @@ export async function startSmtpSink(opts: { parse?: boolean } = {}): Promise<Smt
   const parse = opts.parse ?? true;
   const messages: ReceivedMail[] = [];
   const waiters: Array<{ n: number; resolve: () => void }> = [];
-  const sink: Partial<SmtpSink> = { messages, reject: null };
+  const sink: Partial<SmtpSink> = { messages, reject: null, delayMs: 0 };
 
   const server = new SMTPServer({
     authOptional: true,
@@ -66,8 +68,12 @@ export async function startSmtpSink(opts: { parse?: boolean } = {}): Promise<Smt
           }
           callback();
         };
-        if (parse) simpleParser(raw).then(done, (err: Error) => callback(err));
-        else done({} as ParsedMail);
+        const accept = (): void => {
+          if (parse) simpleParser(raw).then(done, (err: Error) => callback(err));
+          else done({} as ParsedMail);
+        };
+        if (sink.delayMs) setTimeout(accept, sink.delayMs);
+        else accept();
       });
     },
   });

@@ -1,6 +1,7 @@
 /**
- * Campaigns API, the foundation subset of spec 4.7: create, get, list, status moves (every allowed and
- * refused move of spec part 3).
+ * Campaigns API (spec 4.7): create (with every field's validation, opt-in campaigns, archive fields),
+ * get, list (search, status, tags, order_by), status moves (every allowed and refused move of spec
+ * part 3). Update, delete, previews and stats: campaign-editing.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
@@ -59,7 +60,74 @@ describe('POST /api/campaigns', () => {
   }
 });
 
+describe('POST /api/campaigns: content, opt-in and archive fields', () => {
+  it('stores archive settings with a slugified slug', async () => {
+    const res = await t.api('POST', '/api/campaigns', { ...base(), archive: true, archive_slug: ' Spring Issue #1 ', archive_meta: { name: 'Reader', attribs: { city: 'Oslo' } } });
+    expect(res.body.data).toMatchObject({ archive: true, archive_slug: 'spring-issue-1', archive_meta: { name: 'Reader', attribs: { city: 'Oslo' } }, archive_template_id: null });
+  });
+
+  it('generates the body of an opt-in campaign created without one, with the opt-in link for its double opt-in lists', async () => {
+    const double = (await t.api('POST', '/api/lists', { name: 'Confirm me', type: 'public', optin: 'double' })).body.data;
+    const res = await t.api('POST', '/api/campaigns', { ...base(), type: 'optin', body: '', content_type: 'markdown', lists: [listId, double.id] });
+    expect(res.status).toBe(200);
+    const c = res.body.data;
+    expect(c).toMatchObject({ type: 'optin', content_type: 'richtext' });
+    expect(c.body).toContain('<li>Confirm me</li>');
+    expect(c.body).toContain(`href="{{ OptinURL }}l=${double.uuid}"`);
+    expect(c.body).not.toContain('News');
+  });
+
+  it('keeps an opt-in body that carries the opt-in link, and refuses one that does not', async () => {
+    const double = (await t.api('POST', '/api/lists', { name: 'Confirm too', type: 'public', optin: 'double' })).body.data.id;
+    const ok = await t.api('POST', '/api/campaigns', { ...base(), type: 'optin', lists: [double], body: '<a href="{{ OptinURL }}">Yes</a>' });
+    expect(ok.body.data.body).toBe('<a href="{{ OptinURL }}">Yes</a>');
+    const bad = await t.api('POST', '/api/campaigns', { ...base(), type: 'optin', lists: [double], body: '<p>no link</p>' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toMatch(/^body: an opt-in campaign must contain the opt-in link \{\{ OptinURL \}\}/);
+  });
+
+  it('copies a visual template into a visual campaign, as listmonk does', async () => {
+    const visual = (await t.api('POST', '/api/templates', { name: 'Visual', type: 'campaign_visual', body: '<html><body>{{ .Subscriber.Name }}</body></html>', body_source: '{"b":1}' })).body.data.id;
+    const c = (await t.api('POST', '/api/campaigns', { ...base(), body: '', template_id: visual })).body.data;
+    expect(c).toMatchObject({ content_type: 'visual', body: '<html><body>{{ .Subscriber.Name }}</body></html>', body_source: '{"b":1}', template_id: null });
+  });
+
+  it('keeps per-campaign headers and refuses invalid or reserved header names', async () => {
+    const ok = await t.api('POST', '/api/campaigns', { ...base(), headers: [{ 'Reply-To': 'help@x.org' }, { 'X-Campaign': '{{ .Campaign.Name }}' }] });
+    expect(ok.body.data.headers).toEqual([{ 'Reply-To': 'help@x.org' }, { 'X-Campaign': '{{ .Campaign.Name }}' }]);
+    expect((await t.api('POST', '/api/campaigns', { ...base(), headers: [{ 'Bad Name': 'x' }] })).body.message).toMatch(/^headers: "Bad Name" is not a valid header name/);
+    expect((await t.api('POST', '/api/campaigns', { ...base(), headers: [{ To: 'x@y.org' }] })).body.message).toMatch(/^headers: "To" is set by Mailroom/);
+    expect((await t.api('POST', '/api/campaigns', { ...base(), headers: [{ 'X-A': 5 }] })).status).toBe(400);
+  });
+
+  it('stores the body of every content type as written', async () => {
+    for (const content_type of ['richtext', 'html', 'markdown', 'plain']) {
+      const body = content_type === 'markdown' ? '# Hi {{ .Subscriber.Name }}' : 'Hi {{ .Subscriber.Name }}';
+      const c = (await t.api('POST', '/api/campaigns', { ...base(), content_type, body })).body.data;
+      expect(c).toMatchObject({ content_type, body });
+    }
+  });
+});
+
 describe('GET /api/campaigns', () => {
+  it('filters by tags (all must match) and orders by the allowed columns', async () => {
+    await t.api('POST', '/api/campaigns', { ...base(), name: 'Zeta tagged', tags: ['t-one', 't-two'], send_at: '2099-03-01T00:00:00Z' });
+    await t.api('POST', '/api/campaigns', { ...base(), name: 'Alpha tagged', tags: ['t-one'], send_at: '2099-02-01T00:00:00Z' });
+    const both = (await t.api('GET', '/api/campaigns?tag=t-one&tag=t-two')).body.data;
+    expect(both.results.map((c: { name: string }) => c.name)).toEqual(['Zeta tagged']);
+    const byName = (await t.api('GET', '/api/campaigns?tag=t-one&order_by=name&order=asc')).body.data.results.map((c: { name: string }) => c.name);
+    expect(byName).toEqual(['Alpha tagged', 'Zeta tagged']);
+    const bySendAt = (await t.api('GET', '/api/campaigns?tag=t-one&order_by=send_at&order=DESC')).body.data.results.map((c: { name: string }) => c.name);
+    expect(bySendAt).toEqual(['Zeta tagged', 'Alpha tagged']);
+    for (const order_by of ['id', 'status', 'created_at', 'updated_at']) {
+      expect((await t.api('GET', `/api/campaigns?order_by=${order_by}`)).status, order_by).toBe(200);
+    }
+    const bad = await t.api('GET', '/api/campaigns?order_by=subject');
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toBe('order_by: must be one of id, name, status, created_at, updated_at, send_at');
+  });
+
+
   it('searches name and subject, filters by status, and echoes query', async () => {
     await t.api('POST', '/api/campaigns', { ...base(), name: 'Winter sale', subject: 'Cold deals' });
     const res = await t.api('GET', '/api/campaigns?query=WINTER');

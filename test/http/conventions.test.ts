@@ -138,3 +138,32 @@ describe('health', () => {
     expect((await t.app.inject({ method: 'GET', url: '/health' })).json()).toEqual({ data: true });
   });
 });
+
+describe('security headers', () => {
+  it('are on HTML pages and API answers: a script-free CSP, nosniff, cross-origin images allowed', async () => {
+    for (const url of ['/subscription/00000000-0000-0000-0000-000000000001/00000000-0000-0000-0000-000000000002', '/health']) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.headers['content-security-policy'], url).toMatch(/default-src 'none'/);
+      expect(res.headers['content-security-policy'], url).not.toMatch(/script-src/);
+      expect(res.headers['x-content-type-options'], url).toBe('nosniff');
+      expect(res.headers['cross-origin-resource-policy'], url).toBe('cross-origin');
+    }
+  });
+
+  it('sends no CORS headers unless configured', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/lists', headers: { authorization: AUTH, origin: 'https://evil.example' } });
+    expect(res.headers['access-control-allow-origin']).toBeUndefined();
+  });
+});
+
+describe('NUL characters', () => {
+  it('are refused in bodies, query strings and paths with 400 naming the field', async () => {
+    const body = await t.api('POST', '/api/lists', { name: 'a\u0000b' });
+    expect(body.status).toBe(400);
+    expect(body.body.message).toBe('name: must not contain NUL characters');
+    const nested = await t.api('POST', '/api/subscribers', { email: 'nul@x.org', attribs: { deep: ['ok', 'x\u0000'] } });
+    expect(nested.body.message).toBe('attribs.deep.1: must not contain NUL characters');
+    const query = await t.api('GET', '/api/lists?query=a%00b');
+    expect(query.body.message).toBe('query: must not contain NUL characters');
+  });
+});

@@ -328,6 +328,15 @@ describe('malformed files and bad requests', () => {
     });
   }
 
+  it('refuses a truncated upload with 400 and starts nothing', async () => {
+    const { payload, contentType } = multipart([{ name: 'params', value: '{"mode":"subscribe"}' }, { name: 'file', filename: 'a.csv', content: `email,name,attributes\n${rows('b.test', 100)}\n` }]);
+    const res = await t.app.inject({ method: 'POST', url: '/api/import/subscribers', payload: payload.subarray(0, payload.length - 500), headers: { authorization: AUTH, 'content-type': contentType } });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toMatch(/^body: malformed multipart\/form-data/);
+    expect((await t.api('GET', '/api/import/subscribers')).body.data.status).toBe('none');
+    expect(readdirSync(join(dataDir, 'imports'))).toEqual([]);
+  });
+
   it('answers 413 past import.max_file_size, 415 for JSON and 401 without credentials', async () => {
     await t.api('PUT', '/api/settings', { 'import.max_file_size': 2048 });
     try {

@@ -146,6 +146,16 @@ describe('POST /api/media', () => {
     });
   }
 
+  it('answers 400 for a truncated upload and stores nothing', async () => {
+    const before = (await t.api('GET', '/api/media')).body.data.length;
+    const { payload, contentType } = multipart([{ name: 'file', filename: 'cut.png', content: png }]);
+    const res = await t.app.inject({ method: 'POST', url: '/api/media', payload: payload.subarray(0, payload.length - 200), headers: { authorization: AUTH, 'content-type': contentType } });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toMatch(/^body: malformed multipart\/form-data/);
+    expect((await t.api('GET', '/api/media')).body.data.length).toBe(before);
+    expect(readdirSync(join(uploadsDir(), '.incoming'))).toEqual([]);
+  });
+
   it('answers 413 past upload.max_file_size and stores nothing', async () => {
     await t.api('PUT', '/api/settings', { 'upload.max_file_size': 4096 });
     try {

@@ -219,6 +219,14 @@ describe('POST /api/tx refuses bad requests and sends nothing', () => {
     expect(sink.messages).toHaveLength(0);
   });
 
+  it('answers 400 for a truncated multipart request', async () => {
+    const { payload, contentType } = multipart([{ name: 'data', value: JSON.stringify({ subscriber_email: 'ann@example.org', template_id: sampleTx }) }, { name: 'file', filename: 'a.bin', content: Buffer.alloc(5000, 7) }]);
+    const res = await t.app.inject({ method: 'POST', url: '/api/tx', payload: payload.subarray(0, payload.length - 100), headers: { authorization: AUTH, 'content-type': contentType } });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toMatch(/^body: malformed multipart\/form-data/);
+    expect(sink.messages).toHaveLength(0);
+  });
+
   it('answers 413 when attachments exceed tx.max_attachments_size', async () => {
     await t.api('PUT', '/api/settings', { 'tx.max_attachments_size': 4096 });
     try {

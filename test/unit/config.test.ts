@@ -14,6 +14,13 @@ describe('loadConfig', () => {
     expect(loadConfig({ MAILROOM_ROOT_URL: 'https://news.example.com/' }).rootUrl).toBe('https://news.example.com');
   });
 
+  it('reads MAILROOM_TRUST_PROXY as a boolean, hop count or address list', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ MAILROOM_TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ MAILROOM_TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ MAILROOM_TRUST_PROXY: '10.0.0.0/8, 127.0.0.1' }).trustProxy).toEqual(['10.0.0.0/8', '127.0.0.1']);
+  });
+
   it('parses SMTP URLs with credentials', () => {
     expect(loadConfig({ MAILROOM_SMTP_URL: 'smtps://u%40x:p%3Aw@mail.example.com' }).smtp).toEqual({
       host: 'mail.example.com', port: 465, secure: true, user: 'u@x', password: 'p:w',
@@ -31,8 +38,28 @@ describe('loadConfig', () => {
     ['MAILROOM_ADMIN_USER', 'a b', /^MAILROOM_ADMIN_USER:/],
     ['MAILROOM_API_ONLY', 'maybe', /^MAILROOM_API_ONLY:/],
     ['LOG_LEVEL', 'loud', /^LOG_LEVEL:/],
+    ['MAILROOM_TRUST_PROXY', 'the load balancer', /^MAILROOM_TRUST_PROXY:/],
   ];
   for (const [name, value, message] of bad) {
     it(`refuses ${name}=${value} naming the variable`, () => expect(() => loadConfig({ [name]: value })).toThrow(message));
   }
+});
+
+import { LoginThrottle } from '../../src/http/security.js';
+
+describe('LoginThrottle', () => {
+  it('blocks after the limit within the window and forgets old failures', () => {
+    let now = 0;
+    const th = new LoginThrottle(3, 1000, () => now);
+    th.fail('a');
+    th.fail('a');
+    expect(th.retryAfter('a')).toBe(0);
+    th.fail('a');
+    expect(th.retryAfter('a')).toBe(1000);
+    now = 400;
+    expect(th.retryAfter('a')).toBe(600);
+    expect(th.retryAfter('b')).toBe(0);
+    now = 1001;
+    expect(th.retryAfter('a')).toBe(0);
+  });
 });

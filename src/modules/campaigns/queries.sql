@@ -42,11 +42,67 @@ FROM campaigns c
 WHERE c.id = :id;
 
 -- name: campaign-insert
-INSERT INTO campaigns (name, subject, from_email, body, altbody, content_type, send_at, headers, attribs,
-                       tags, type, messenger, template_id)
-VALUES (:name, :subject, :from_email, :body, :altbody, :content_type, :send_at::timestamptz, :headers::jsonb,
-        :attribs::jsonb, :tags::text[], :type, :messenger, :template_id::int)
+INSERT INTO campaigns (name, subject, from_email, body, body_source, altbody, content_type, send_at, headers,
+                       attribs, tags, type, messenger, template_id, archive, archive_slug, archive_template_id,
+                       archive_meta)
+VALUES (:name, :subject, :from_email, :body, :body_source, :altbody, :content_type, :send_at::timestamptz,
+        :headers::jsonb, :attribs::jsonb, :tags::text[], :type, :messenger, :template_id::int, :archive::bool,
+        :archive_slug, :archive_template_id::int, :archive_meta::jsonb)
 RETURNING id;
+
+-- name: campaign-lock
+-- Locks the campaign row for an update, so its status cannot change (engine, other requests) until
+-- the transaction ends; statements after it see the latest committed row.
+SELECT id, status FROM campaigns WHERE id = :id FOR UPDATE;
+
+-- name: campaign-update
+-- Writes every editable field (the service merged omitted ones from the stored campaign). A scheduled
+-- campaign whose send_at is cleared goes back to draft (reference §7.4).
+UPDATE campaigns SET
+  name = :name, subject = :subject, from_email = :from_email, body = :body, body_source = :body_source,
+  altbody = :altbody, content_type = :content_type, send_at = :send_at::timestamptz, headers = :headers::jsonb,
+  attribs = :attribs::jsonb, tags = :tags::text[], type = :type, messenger = :messenger,
+  template_id = :template_id::int, archive = :archive::bool, archive_slug = :archive_slug,
+  archive_template_id = :archive_template_id::int, archive_meta = :archive_meta::jsonb,
+  status = CASE WHEN status = 'scheduled' AND :send_at::timestamptz IS NULL THEN 'draft' ELSE status END,
+  updated_at = now()
+WHERE id = :id
+RETURNING id;
+
+-- name: campaign-archive-set
+-- The public-archive settings; allowed in any status (an archive is mostly made of sent campaigns).
+UPDATE campaigns SET archive = :archive::bool, archive_slug = :archive_slug,
+  archive_template_id = :archive_template_id::int, archive_meta = :archive_meta::jsonb, updated_at = now()
+WHERE id = :id
+RETURNING archive, archive_slug, archive_template_id, archive_meta;
+
+-- name: campaign-delete
+-- Deletes a campaign only while it is scheduled and has never started (spec part 3); one statement,
+-- so the scheduler cannot start it in between.
+DELETE FROM campaigns WHERE id = :id AND status = 'scheduled' AND started_at IS NULL
+RETURNING id;
+
+-- name: campaign-running-stats
+-- Progress of running campaigns (all of them when :ids is empty), computed from the database so any
+-- instance answers the same. Rates are messages per minute: `rate` over the last minute (the
+-- send-rate ring of migration 0004; scaled up when the campaign started less than a minute ago),
+-- `net_rate` the average since started_at.
+SELECT c.id, c.status, c.to_send, c.sent, c.started_at, c.updated_at,
+       CASE WHEN c.started_at IS NULL THEN 0 ELSE round(
+         coalesce((SELECT sum(r.sent) FROM campaign_send_rate r
+                   WHERE r.campaign_id = c.id AND r.bucket > now() - interval '60 seconds'), 0) * 60
+         / least(60, greatest(1, extract(epoch FROM now() - c.started_at)))::numeric, 2)::float8 END AS rate,
+       CASE WHEN c.started_at IS NULL THEN 0 ELSE round(
+         c.sent * 60 / greatest(1, extract(epoch FROM now() - c.started_at))::numeric, 2)::float8 END AS net_rate
+FROM campaigns c
+WHERE c.status = 'running' AND (cardinality(:ids::int[]) = 0 OR c.id = ANY(:ids::int[]))
+ORDER BY c.id;
+
+-- name: campaign-subscribers-by-email
+-- Subscribers with the given (lower-cased) e-mail addresses, for test sends.
+SELECT id, uuid, email, name, status, attribs, created_at, updated_at
+FROM subscribers WHERE email = ANY(:emails::text[])
+ORDER BY id;
 
 -- name: campaign-lists-clear
 DELETE FROM campaign_lists WHERE campaign_id = :campaign_id;

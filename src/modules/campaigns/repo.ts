@@ -2,14 +2,23 @@
  * SQL access for campaigns.
  */
 import type { Db, Queryable } from '../../db/db.js';
+import { violates } from '../../db/db.js';
 import { loadQueries, withOrder } from '../../db/queries.js';
-import type { Campaign } from './schemas.js';
+import { ConflictError } from '../../errors.js';
+import type { SubscriberForMessage } from '../../mail/campaign-message.js';
+import type { Campaign, CampaignArchive, RunningStat } from './schemas.js';
 
 const Q = loadQueries(new URL('./queries.sql', import.meta.url), [
   'campaign-query',
   'campaign-count',
   'campaign-get',
   'campaign-insert',
+  'campaign-lock',
+  'campaign-update',
+  'campaign-archive-set',
+  'campaign-delete',
+  'campaign-running-stats',
+  'campaign-subscribers-by-email',
   'campaign-lists-clear',
   'campaign-lists-add',
   'campaign-status-get',
@@ -24,12 +33,13 @@ export interface CampaignFilter {
   no_body: boolean;
 }
 
-/** Fields of a new campaign (validated). */
-export interface NewCampaign {
+/** The stored fields of a campaign (validated), as written on create and update. */
+export interface CampaignRecord {
   name: string;
   subject: string;
   from_email: string;
   body: string;
+  body_source: string | null;
   altbody: string | null;
   content_type: string;
   send_at: Date | null;
@@ -39,6 +49,24 @@ export interface NewCampaign {
   type: string;
   messenger: string;
   template_id: number | null;
+  archive: boolean;
+  archive_slug: string | null;
+  archive_template_id: number | null;
+  archive_meta: Record<string, unknown>;
+}
+
+function params(c: CampaignRecord) {
+  return { ...c, headers: JSON.stringify(c.headers), attribs: JSON.stringify(c.attribs), archive_meta: JSON.stringify(c.archive_meta) };
+}
+
+/** Maps the archive-slug uniqueness violation to a 409 naming the field. */
+async function slugConflict<T>(slug: string | null, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    if (violates(err, 'campaigns_archive_slug_key')) throw new ConflictError(`archive_slug: "${slug}" is already used by another campaign`);
+    throw err;
+  }
 }
 
 /** Campaigns table access. */
@@ -59,15 +87,45 @@ export class CampaignRepo {
     return row ?? null;
   }
 
-  /** Inserts a campaign targeting `listIds` and returns its id. */
-  async insert(c: NewCampaign, listIds: number[], q: Queryable): Promise<number> {
-    const [row] = await q.run<{ id: number }>(Q['campaign-insert'], {
-      ...c,
-      headers: JSON.stringify(c.headers),
-      attribs: JSON.stringify(c.attribs),
-    });
+  /** Locks the campaign row until the transaction ends; its status, or null when it does not exist. */
+  async lock(id: number, q: Queryable): Promise<string | null> {
+    const [row] = await q.run<{ status: string }>(Q['campaign-lock'], { id });
+    return row?.status ?? null;
+  }
+
+  /** Inserts a campaign targeting `listIds` and returns its id. 409 for a used archive slug. */
+  async insert(c: CampaignRecord, listIds: number[], q: Queryable): Promise<number> {
+    const [row] = await slugConflict(c.archive_slug, () => q.run<{ id: number }>(Q['campaign-insert'], params(c)));
     await this.setLists(row!.id, listIds, q);
     return row!.id;
+  }
+
+  /** Writes every field and the target lists. 409 for a used archive slug. */
+  async update(id: number, c: CampaignRecord, listIds: number[], q: Queryable): Promise<void> {
+    await slugConflict(c.archive_slug, () => q.run(Q['campaign-update'], { id, ...params(c) }));
+    await this.setLists(id, listIds, q);
+  }
+
+  /** Writes the archive settings (any status); null when the campaign does not exist. */
+  async setArchive(id: number, a: CampaignArchive): Promise<CampaignArchive | null> {
+    const run = () => this.db.run<CampaignArchive>(Q['campaign-archive-set'], { id, ...a, archive_meta: JSON.stringify(a.archive_meta) });
+    const [row] = await slugConflict(a.archive_slug, run);
+    return row ?? null;
+  }
+
+  /** Deletes the campaign if it is scheduled and never started; false otherwise. */
+  async deleteScheduled(id: number): Promise<boolean> {
+    return (await this.db.run(Q['campaign-delete'], { id })).length > 0;
+  }
+
+  /** Progress of the running campaigns among `ids` (every running campaign when empty). */
+  runningStats(ids: number[]): Promise<RunningStat[]> {
+    return this.db.run<RunningStat>(Q['campaign-running-stats'], { ids });
+  }
+
+  /** Subscribers with these (normalised) e-mail addresses. */
+  subscribersByEmail(emails: string[]): Promise<SubscriberForMessage[]> {
+    return this.db.run<SubscriberForMessage>(Q['campaign-subscribers-by-email'], { emails });
   }
 
   /** Replaces the campaign's target lists. */

@@ -1,19 +1,19 @@
 /**
- * Rules for campaigns (spec 4.7 and part 3, reference §7): validation on create, the status machine,
- * and searching. The delivery itself is the campaign runner's (src/workers).
+ * Rules for campaigns (spec 4.7 and part 3, reference §7): create, update, delete, the status machine,
+ * archive settings, running stats and searching. Field validation is the validator's
+ * (./validator.ts); previews and test sends are ./messages.ts; delivery is the campaign runner's
+ * (src/workers).
  */
 import type { Db } from '../../db/db.js';
 import { BadRequestError, FieldError, NotFoundError } from '../../errors.js';
 import { pageRequest, sortDirection } from '../../http/pagination.js';
-import { formatSender, parseSender } from '../../mail/address.js';
-import type { MessengerRegistry } from '../../mail/messenger.js';
-import { compile, TemplateSyntaxError } from '../../templating/index.js';
-import type { ListRepo } from '../lists/repo.js';
-import { likeTerm, normaliseTags } from '../lists/service.js';
 import type { TemplateRepo } from '../templates/repo.js';
-import type { CampaignRepo } from './repo.js';
-import type { Campaign, CampaignCreate, CampaignQuery } from './schemas.js';
-import { statusMove, type CampaignStatus, type RequestableStatus } from './status.js';
+import { likeTerm } from '../lists/service.js';
+import { slugify } from './fields.js';
+import type { CampaignRecord, CampaignRepo } from './repo.js';
+import type { Campaign, CampaignArchive, CampaignArchiveBody, CampaignCreate, CampaignQuery, CampaignUpdate, RunningStat } from './schemas.js';
+import { isEditable, statusMove, type CampaignStatus, type RequestableStatus } from './status.js';
+import type { CampaignValidator, StoredCampaign } from './validator.js';
 
 const ORDER_COLUMNS: Record<string, string> = {
   id: 'c.id',
@@ -28,35 +28,36 @@ const ORDER_COLUMNS: Record<string, string> = {
 export interface CampaignServiceDeps {
   db: Db;
   repo: CampaignRepo;
-  lists: ListRepo;
   templates: TemplateRepo;
-  messengers: MessengerRegistry;
-  /** Default `from_email` (settings `app.from_email`). */
-  defaultFrom: () => string;
+  validator: CampaignValidator;
   /** Tells the delivery engine to look for work now. */
   onStarted: () => void;
   now?: () => Date;
 }
 
-/**
- * Parses `send_at`: ISO 8601 with or without offset (spec format `YYYY-MM-DDTHH:MM:SS` is read as UTC).
- * Throws FieldError for unparseable values.
- */
-export function parseSendAt(value: string): Date {
-  const text = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/u.test(value.trim()) ? `${value.trim()}Z` : value.trim();
-  const ms = /^\d{4}-\d{2}-\d{2}T/u.test(text) ? Date.parse(text) : Number.NaN;
-  if (Number.isNaN(ms)) throw new FieldError('send_at', 'must be a date-time like 2026-12-01T09:00:00Z');
-  return new Date(ms);
-}
-
-/** Checks a template-language source compiles; FieldError with line and column when it does not. */
-function checkCompiles(field: string, source: string, mode: 'html' | 'text'): void {
-  try {
-    compile([{ name: field, source }], { mode });
-  } catch (err) {
-    if (err instanceof TemplateSyntaxError) throw new FieldError(field, `template error at line ${err.line}, column ${err.column}: ${err.message}`);
-    throw err;
-  }
+/** The stored, writable state of a campaign as read from the API row (what requests merge into). */
+export function storedOf(c: Campaign): StoredCampaign {
+  const record: CampaignRecord = {
+    name: c.name,
+    subject: c.subject,
+    from_email: c.from_email,
+    body: c.body,
+    body_source: c.body_source,
+    altbody: c.altbody,
+    content_type: c.content_type,
+    send_at: c.send_at === null ? null : new Date(c.send_at),
+    headers: c.headers,
+    attribs: c.attribs,
+    tags: c.tags,
+    type: c.type,
+    messenger: c.messenger,
+    template_id: c.template_id,
+    archive: c.archive,
+    archive_slug: c.archive_slug,
+    archive_template_id: c.archive_template_id,
+    archive_meta: c.archive_meta,
+  };
+  return { record, listIds: c.lists.flatMap((l) => (l.id === null ? [] : [l.id])) };
 }
 
 /** Campaigns use cases. */
@@ -80,62 +81,69 @@ export class CampaignService {
     return c;
   }
 
-  /** Validates and creates a campaign in `draft` (spec 4.7). */
+  /** Validates and creates a campaign in `draft` (spec 4.7; also with `send_at`, like listmonk). */
   async create(input: CampaignCreate): Promise<Campaign> {
-    const name = nonBlank('name', input.name);
-    const subject = nonBlank('subject', input.subject);
-    const fromEmail = this.fromEmail(input.from_email);
-    const sendAt = input.send_at ? parseSendAt(input.send_at) : null;
-    if (sendAt !== null && sendAt.getTime() <= (this.d.now?.() ?? new Date()).getTime()) {
-      throw new FieldError('send_at', 'must be in the future');
-    }
-    const messenger = input.messenger?.trim() || 'email';
-    if (this.d.messengers.get(messenger) === undefined) {
-      throw new FieldError('messenger', `unknown messenger "${messenger}"; configured: ${this.d.messengers.names().join(', ')}`);
-    }
-    const type = input.type ?? 'regular';
-    const contentType = input.content_type ?? 'richtext';
-    const body = input.body ?? '';
-    checkCompiles('body', body, contentType === 'plain' ? 'text' : 'html');
-    checkCompiles('subject', subject, 'text');
-    if (input.altbody) checkCompiles('altbody', input.altbody, 'text');
-    const listIds = [...new Set(input.lists)];
     return this.d.db.tx(async (tx) => {
-      const lists = await this.d.lists.getMany(listIds, tx);
-      const missing = listIds.filter((id) => !lists.some((l) => l.id === id));
-      if (missing.length > 0) throw new FieldError('lists', `unknown list id(s): ${missing.join(', ')}`);
-      if (type === 'optin' && !lists.some((l) => l.optin === 'double')) {
-        throw new FieldError('lists', 'an opt-in campaign needs at least one double opt-in list');
-      }
-      const templateId = await this.templateId(input.template_id ?? null, tx);
-      const id = await this.d.repo.insert(
-        {
-          name, subject, from_email: fromEmail, body, altbody: input.altbody || null, content_type: contentType,
-          send_at: sendAt, headers: input.headers ?? [], attribs: input.attribs ?? {}, tags: normaliseTags(input.tags ?? []),
-          type, messenger, template_id: templateId,
-        },
-        listIds,
-        tx,
-      );
+      const { record, listIds } = await this.d.validator.resolve(input, null, tx);
+      const id = await this.d.repo.insert(record, listIds, tx);
       return (await this.d.repo.get(id, tx))!;
     });
   }
 
-  private fromEmail(input: string | undefined): string {
-    if (input === undefined || input.trim() === '') return this.d.defaultFrom();
-    const sender = parseSender(input);
-    if (sender === null) throw new FieldError('from_email', 'must be `Name <address>` or an e-mail address');
-    return formatSender(sender);
+  /**
+   * Updates a `draft`, `scheduled` or `paused` campaign (reference §7.4) and answers it. Omitted
+   * fields keep their value (lists too). Clearing `send_at` of a scheduled campaign unschedules it
+   * (back to `draft`). 400 in any other status; 404 for an unknown campaign.
+   */
+  async update(id: number, input: CampaignUpdate): Promise<Campaign> {
+    return this.d.db.tx(async (tx) => {
+      const status = await this.d.repo.lock(id, tx);
+      if (status === null) throw new NotFoundError(`campaign ${id} not found`);
+      if (!isEditable(status as CampaignStatus)) {
+        throw new BadRequestError(`status: only draft, scheduled or paused campaigns can be edited; campaign ${id} is "${status}"`);
+      }
+      const stored = storedOf((await this.d.repo.get(id, tx))!);
+      const { record, listIds } = await this.d.validator.resolve(input, stored, tx);
+      await this.d.repo.update(id, record, listIds, tx);
+      return (await this.d.repo.get(id, tx))!;
+    });
   }
 
-  private async templateId(requested: number | null, tx: Parameters<TemplateRepo['get']>[1]): Promise<number | null> {
-    if (requested === null) return (await this.d.templates.getDefault(tx))?.id ?? null;
-    const t = await this.d.templates.get(requested, tx);
-    if (t === null) throw new FieldError('template_id', `template ${requested} not found`);
-    if (t.type !== 'campaign' && t.type !== 'campaign_visual') {
-      throw new FieldError('template_id', `template ${requested} is a "${t.type}" template, not a campaign template`);
+  /**
+   * Deletes a campaign. Only a scheduled campaign that has never started can be deleted (spec part 3
+   * and part 7); any other is a 400 naming its status.
+   */
+  async remove(id: number): Promise<void> {
+    if (await this.d.repo.deleteScheduled(id)) return;
+    const c = await this.get(id);
+    throw new BadRequestError(`status: only a scheduled campaign that has not started can be deleted; campaign ${id} is "${c.status}"`);
+  }
+
+  /**
+   * Sets the public-archive settings (any status, reference §7.10) and answers them: `archive_slug`
+   * slugified (409 when another campaign uses it), `archive_template_id` a campaign template.
+   */
+  async setArchive(id: number, input: CampaignArchiveBody): Promise<CampaignArchive> {
+    const c = await this.get(id);
+    const next: CampaignArchive = {
+      archive: input.archive ?? c.archive,
+      archive_slug: input.archive_slug !== undefined ? slugify(input.archive_slug) : c.archive_slug,
+      archive_template_id: input.archive_template_id !== undefined ? input.archive_template_id : c.archive_template_id,
+      archive_meta: input.archive_meta ?? c.archive_meta,
+    };
+    if (next.archive_template_id !== null) {
+      const t = await this.d.templates.get(next.archive_template_id);
+      if (t === null) throw new FieldError('archive_template_id', `template ${next.archive_template_id} not found`);
+      if (t.type === 'tx') throw new FieldError('archive_template_id', `template ${t.id} is a "tx" template, not a campaign template`);
     }
-    return t.id;
+    const saved = await this.d.repo.setArchive(id, next);
+    if (saved === null) throw new NotFoundError(`campaign ${id} not found`);
+    return saved;
+  }
+
+  /** Progress of running campaigns: the requested ones that are running, or all running ones. */
+  runningStats(ids: number[]): Promise<RunningStat[]> {
+    return this.d.repo.runningStats([...new Set(ids)]);
   }
 
   /**
@@ -159,10 +167,4 @@ export class CampaignService {
     }
     throw new BadRequestError('status: the campaign is changing status concurrently; try again');
   }
-}
-
-function nonBlank(field: string, value: string): string {
-  const v = value.trim();
-  if (v === '') throw new FieldError(field, 'must not be blank');
-  return v;
 }

@@ -1,24 +1,30 @@
 /**
- * Health endpoints: `/api/health` (authenticated, listmonk) and `/health` (public, for load balancers).
- * Both check the database answers and report 503 when it does not.
+ * Health and metrics endpoints. `/api/health` (authenticated, listmonk) and `/health` (public, for load
+ * balancers) answer `{"data": true}` when the database answers and no messenger is failing, and 503 with
+ * the reasons otherwise. `/metrics` (authenticated) serves Prometheus metrics.
  */
 import { Type } from 'typebox';
 import type { App } from '../../http/types.js';
 import { Envelope, errorResponses } from '../../http/schemas.js';
 import { ServiceUnavailableError } from '../../errors.js';
-import type { Db } from '../../db/db.js';
+import type { HealthMonitor, Metrics } from './monitor.js';
 
-/** Registers the health routes. */
-export function healthRoutes(app: App, deps: { db: Db }): void {
+/** Registers the health and metrics routes, and the HTTP latency histogram. */
+export function healthRoutes(app: App, deps: { health: HealthMonitor; metrics: Metrics }): void {
   const check = async () => {
-    try {
-      await deps.db.ping();
-    } catch {
-      throw new ServiceUnavailableError('the database is unavailable');
-    }
+    const problems = await deps.health.problems();
+    if (problems.length > 0) throw new ServiceUnavailableError(`unhealthy: ${problems.join('; ')}`);
     return { data: true as const };
   };
   const schema = { tags: ['health'], response: { 200: Envelope(Type.Literal(true)), ...errorResponses } };
-  app.get('/api/health', { schema: { ...schema, summary: 'Health check (authenticated)' } }, check);
-  app.get('/health', { schema: { ...schema, summary: 'Health check for load balancers' }, config: { public: true } }, check);
+  app.get('/api/health', { schema: { ...schema, summary: 'Health: database and messengers (503 with the reasons when unhealthy)' } }, check);
+  app.get('/health', { schema: { ...schema, summary: 'Health check for load balancers (no credentials)' }, config: { public: true } }, check);
+  app.get('/metrics', {
+    schema: { tags: ['health'], summary: 'Prometheus metrics (HTTP latency, messages sent/failed per messenger, campaign progress, process)', response: { 200: Type.String(), ...errorResponses } },
+  }, async (_req, reply) => reply.type(deps.metrics.registry.contentType).send(await deps.metrics.registry.metrics()));
+
+  app.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions.url ?? 'unknown';
+    deps.metrics.httpDuration.observe({ method: request.method, route, status: String(reply.statusCode) }, reply.elapsedTime / 1000);
+  });
 }

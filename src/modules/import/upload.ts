@@ -8,6 +8,7 @@ import { dirname } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
 import { FieldError, PayloadTooLargeError } from '../../errors.js';
+import { asMultipartError } from '../../http/form.js';
 import { formatBytes } from '../../util/bytes.js';
 
 /** What the request carried. */
@@ -46,6 +47,7 @@ export async function receiveImport(request: FastifyRequest, path: string, maxBy
     return { filename, params };
   } catch (err) {
     await rm(path, { force: true });
-    throw err;
+    // File-system failures (they carry a syscall) are faults; anything else is a broken upload (400).
+    throw (err as NodeJS.ErrnoException).syscall === undefined ? asMultipartError(err) : err;
   }
 }

@@ -4,6 +4,7 @@
 import { Type } from 'typebox';
 import type { FastifyReply } from 'fastify';
 import { FieldError } from '../../errors.js';
+import { asMultipartError } from '../../http/form.js';
 import type { App } from '../../http/types.js';
 import { Envelope, errorResponses, IdParams, TrueEnvelope } from '../../http/schemas.js';
 import { isInlineType } from './names.js';
@@ -47,7 +48,9 @@ export function mediaRoutes(app: App, media: MediaService): void {
     schema: { tags, summary: 'Upload a file (multipart/form-data, field `file`)', consumes: ['multipart/form-data'], response: { 200: Envelope(Media), ...errorResponses } },
   }, async (req) => {
     // preservePath: the name as sent, so a name with a path is refused rather than silently cut down.
-    const part = await req.file({ limits: { fileSize: media.maxFileSize(), files: 1, fields: 20, parts: 21 }, preservePath: true });
+    const part = await req.file({ limits: { fileSize: media.maxFileSize(), files: 1, fields: 20, parts: 21 }, preservePath: true }).catch((err: unknown) => {
+      throw asMultipartError(err);
+    });
     if (part === undefined) throw new FieldError('file', 'is required');
     if (part.fieldname !== 'file') {
       part.file.resume();

@@ -12,6 +12,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { Logger } from 'pino';
 import { FieldError, NotFoundError, PayloadTooLargeError, ServiceUnavailableError } from '../../errors.js';
+import { asMultipartError } from '../../http/form.js';
 import { pageRequest } from '../../http/pagination.js';
 import { formatBytes } from '../../util/bytes.js';
 import { likeTerm } from '../lists/service.js';
@@ -157,7 +158,8 @@ export class MediaService {
       return temp;
     } catch (err) {
       await rm(temp, { force: true });
-      throw err;
+      // File-system failures (they carry a syscall) are faults; anything else is a broken upload (400).
+      throw (err as NodeJS.ErrnoException).syscall === undefined ? asMultipartError(err) : err;
     }
   }
 

@@ -5,6 +5,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { FieldError, PayloadTooLargeError } from '../../errors.js';
+import { asMultipartError } from '../../http/form.js';
 import { formatBytes } from '../../util/bytes.js';
 
 /** One attachment as received. */
@@ -44,40 +45,48 @@ function attachmentType(mimetype: string): string {
 export function txMultipart(maxBytes: () => number) {
   return async (request: FastifyRequest): Promise<void> => {
     if (!request.isMultipart()) return;
-    const max = maxBytes();
-    const files: Attachment[] = [];
-    let total = 0;
-    let data: string | undefined;
-    const tooLarge = () => new PayloadTooLargeError(`file: attachments are larger than the ${formatBytes(max)} limit (setting tx.max_attachments_size)`);
-    const parts = request.parts({ limits: { files: MAX_ATTACHMENTS, fileSize: max, fields: 20, fieldSize: MAX_DATA_BYTES, parts: MAX_ATTACHMENTS + 20 } });
-    for await (const part of parts) {
-      if (part.type === 'field') {
-        if (part.valueTruncated) throw new PayloadTooLargeError(`${part.fieldname}: larger than ${formatBytes(MAX_DATA_BYTES)}`);
-        if (part.fieldname === 'data') data = String(part.value);
-        continue;
-      }
-      if (part.fieldname !== 'file') {
-        part.file.resume();
-        throw new FieldError(part.fieldname, 'attachments must be sent as `file` parts');
-      }
-      const chunks: Buffer[] = [];
-      for await (const chunk of part.file as AsyncIterable<Buffer>) {
-        total += chunk.length;
-        if (total > max) {
-          part.file.resume();
-          throw tooLarge();
-        }
-        chunks.push(chunk);
-      }
-      if (part.file.truncated) throw tooLarge();
-      files.push({ filename: attachmentName(part.filename), content: Buffer.concat(chunks), contentType: attachmentType(part.mimetype) });
-    }
-    if (data === undefined) throw new FieldError('data', 'is required: the message as JSON');
     try {
-      request.body = JSON.parse(data);
+      await readTxForm(request, maxBytes());
     } catch (err) {
-      throw new FieldError('data', `malformed JSON (${(err as Error).message.slice(0, 200)})`);
+      throw asMultipartError(err); // a truncated or malformed form is a 400; our own errors pass through
     }
-    received.set(request, files);
   };
+}
+
+/** Reads the `data` field into the body and the `file` parts into the attachments of `request`. */
+async function readTxForm(request: FastifyRequest, max: number): Promise<void> {
+  const files: Attachment[] = [];
+  let total = 0;
+  let data: string | undefined;
+  const tooLarge = () => new PayloadTooLargeError(`file: attachments are larger than the ${formatBytes(max)} limit (setting tx.max_attachments_size)`);
+  const parts = request.parts({ limits: { files: MAX_ATTACHMENTS, fileSize: max, fields: 20, fieldSize: MAX_DATA_BYTES, parts: MAX_ATTACHMENTS + 20 } });
+  for await (const part of parts) {
+    if (part.type === 'field') {
+      if (part.valueTruncated) throw new PayloadTooLargeError(`${part.fieldname}: larger than ${formatBytes(MAX_DATA_BYTES)}`);
+      if (part.fieldname === 'data') data = String(part.value);
+      continue;
+    }
+    if (part.fieldname !== 'file') {
+      part.file.resume();
+      throw new FieldError(part.fieldname, 'attachments must be sent as `file` parts');
+    }
+    const chunks: Buffer[] = [];
+    for await (const chunk of part.file as AsyncIterable<Buffer>) {
+      total += chunk.length;
+      if (total > max) {
+        part.file.resume();
+        throw tooLarge();
+      }
+      chunks.push(chunk);
+    }
+    if (part.file.truncated) throw tooLarge();
+    files.push({ filename: attachmentName(part.filename), content: Buffer.concat(chunks), contentType: attachmentType(part.mimetype) });
+  }
+  if (data === undefined) throw new FieldError('data', 'is required: the message as JSON');
+  try {
+    request.body = JSON.parse(data);
+  } catch (err) {
+    throw new FieldError('data', `malformed JSON (${(err as Error).message.slice(0, 200)})`);
+  }
+  received.set(request, files);
 }
