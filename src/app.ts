@@ -25,6 +25,9 @@ import { campaignRoutes } from './modules/campaigns/routes.js';
 import { subscriptionPageRoutes } from './modules/subscription-pages/routes.js';
 import { healthRoutes } from './modules/health/routes.js';
 import { settingsRoutes } from './modules/settings/routes.js';
+import { mediaRoutes } from './modules/media/routes.js';
+import { txRoutes } from './modules/tx/routes.js';
+import { importRoutes } from './modules/import/routes.js';
 import { campaignPageRoutes } from './modules/campaign-pages/routes.js';
 
 /** Mailroom's version, from package.json (src/ and dist/ are both one level below the project). */
@@ -83,6 +86,9 @@ export async function buildApp(deps: Deps): Promise<App> {
   campaignRoutes(app, deps.campaigns, deps.campaignMessages);
   subscriptionPageRoutes(app, deps.subscriptionPages);
   settingsRoutes(app, deps.settings);
+  mediaRoutes(app, deps.media);
+  txRoutes(app, deps.tx, () => deps.settings.get(deps.txDefs.maxAttachmentsSize));
+  importRoutes(app, deps.imports);
   campaignPageRoutes(app, deps.campaignPages);
   return app;
 }
