@@ -25,6 +25,9 @@ import { campaignRoutes } from './modules/campaigns/routes.js';
 import { subscriptionPageRoutes } from './modules/subscription-pages/routes.js';
 import { healthRoutes } from './modules/health/routes.js';
 import { settingsRoutes } from './modules/settings/routes.js';
+import { mediaRoutes } from './modules/media/routes.js';
+import { txRoutes } from './modules/tx/routes.js';
+import { importRoutes } from './modules/import/routes.js';
 import { campaignPageRoutes } from './modules/campaign-pages/routes.js';
 import { publicSubscriptionRoutes } from './modules/public-subscription/routes.js';
 
@@ -84,6 +87,9 @@ export async function buildApp(deps: Deps): Promise<App> {
   campaignRoutes(app, deps.campaigns, deps.campaignMessages);
   subscriptionPageRoutes(app, deps.subscriptionPages);
   settingsRoutes(app, deps.settings);
+  mediaRoutes(app, deps.media);
+  txRoutes(app, deps.tx, () => deps.settings.get(deps.txDefs.maxAttachmentsSize));
+  importRoutes(app, deps.imports);
   campaignPageRoutes(app, deps.campaignPages);
   publicSubscriptionRoutes(app, deps.publicSubscription);
   return app;

@@ -41,6 +41,18 @@ import { UserService } from './modules/users/service.js';
 import { CampaignStore } from './workers/campaign-store.js';
 import { CampaignRunner, DEFAULT_RUNNER_OPTIONS, type RunnerOptions } from './workers/campaign-runner.js';
 import { join } from 'node:path';
+import { mediaSettings } from './modules/media/settings.js';
+import { MediaRepo } from './modules/media/repo.js';
+import { MediaService } from './modules/media/service.js';
+import { FilesystemStore } from './modules/media/store.js';
+import { txSettings } from './modules/tx/settings.js';
+import { TxRepo } from './modules/tx/repo.js';
+import { TxService } from './modules/tx/service.js';
+import { TxTemplateCache } from './modules/tx/template-cache.js';
+import { importSettings } from './modules/import/settings.js';
+import { ImportRepo } from './modules/import/repo.js';
+import { ImportService } from './modules/import/service.js';
+import { DEFAULT_IMPORTER_OPTIONS, Importer, type ImporterOptions } from './workers/importer.js';
 
 /** Everything the HTTP app and the workers use. */
 export interface Deps {
@@ -60,6 +72,11 @@ export interface Deps {
   /** "View in browser" and the public archive. */
   campaignPages: CampaignPageService;
   subscriptionPages: SubscriptionPageService;
+  media: MediaService;
+  tx: TxService;
+  /** Transactional settings declarations (typed keys for `settings.get`). */
+  txDefs: ReturnType<typeof txSettings>;
+  imports: ImportService;
   messengers: MessengerRegistry;
   settings: SettingsService;
   metrics: Metrics;
@@ -78,6 +95,8 @@ export interface BuildOptions {
   db?: Db;
   /** Engine tunables overriding the defaults (tests use short leases and ticks). */
   runner?: Partial<Omit<RunnerOptions, 'owner'>>;
+  /** Importer tunables overriding the defaults (tests use small batches and the beforeFlush hook). */
+  importer?: Partial<Omit<ImporterOptions, 'owner' | 'singleProcess' | 'uploadDir'>>;
 }
 
 /** Opens the configured store: PostgreSQL when DATABASE_URL is set, else PGlite under the data dir. */
@@ -102,11 +121,14 @@ export async function buildDeps(config: Config, logger: Logger, opts: BuildOptio
   const subscriberDefs = subscriberSettings();
   const publicDefs = publicSubscriptionSettings();
   const archive = archiveSettings();
-  const settings = new SettingsService(
-    db,
-    [...Object.values(core), ...Object.values(archive), ...Object.values(subscriberDefs), ...Object.values(publicDefs)],
-    logger.child({ component: 'settings' }),
-  );
+  const mediaDefs = mediaSettings();
+  const txDefs = txSettings();
+  const importDefs = importSettings();
+  const settingDefs = [
+    ...Object.values(core), ...Object.values(archive), ...Object.values(mediaDefs), ...Object.values(txDefs), ...Object.values(importDefs),
+    ...Object.values(subscriberDefs), ...Object.values(publicDefs),
+  ];
+  const settings = new SettingsService(db, settingDefs, logger.child({ component: 'settings' }));
   await settings.init();
   const metrics = new Metrics();
   const health = new HealthMonitor(db, logger.child({ component: 'health' }));
@@ -200,6 +222,27 @@ export async function buildDeps(config: Config, logger: Logger, opts: BuildOptio
   });
   settings.startPolling();
 
+  const uploads = new FilesystemStore(join(config.dataDir, 'uploads'));
+  const media = new MediaService(new MediaRepo(db), uploads, settings, mediaDefs, () => settings.get(core.rootUrl), logger.child({ component: 'media' }));
+  const tx = new TxService({
+    repo: new TxRepo(db),
+    cache: new TxTemplateCache(),
+    messengers,
+    defaultFrom: () => settings.get(core.fromEmail),
+    rootUrl: () => settings.get(core.rootUrl),
+    log: logger.child({ component: 'tx' }),
+  });
+  const importRepo = new ImportRepo(db);
+  const importer = new Importer(db, importRepo, {
+    ...DEFAULT_IMPORTER_OPTIONS,
+    owner: config.instanceId,
+    singleProcess: db.kind === 'pglite',
+    uploadDir: join(config.dataDir, 'imports'),
+    ...opts.importer,
+  }, logger.child({ component: 'importer' }));
+  await importer.recover();
+  const imports = new ImportService({ repo: importRepo, importer, settings, defs: importDefs, owner: config.instanceId });
+
   return {
     config,
     logger,
@@ -218,13 +261,19 @@ export async function buildDeps(config: Config, logger: Logger, opts: BuildOptio
     campaignMessages,
     campaignPages,
     subscriptionPages: new SubscriptionPageService(db, subscriberRepo, () => false),
+    media,
+    tx,
+    txDefs,
+    imports,
     messengers,
     runner,
     async close() {
       settings.stop();
+      await importer.close();
       await runner?.stop();
       await optinMailer.drain();
       await messengers.closeAll();
+      media.close();
       if (opts.db === undefined) await db.close();
     },
   };

@@ -28,6 +28,28 @@ export interface TxOptions {
 /** Which store backs a {@link Db}. */
 export type StoreKind = 'postgres' | 'pglite';
 
+/** A transaction on a {@link BulkSession}'s connection: statements plus bulk loading with COPY. */
+export interface BulkQueryable extends Queryable {
+  /**
+   * Loads `data` (PostgreSQL COPY text format: tab-separated columns, `\N` for NULL, one row per line,
+   * backslash escapes) into `target`, e.g. `import_staging (line, email)`. `target` must be a constant
+   * from the caller's code, never request input. Runs `COPY … FROM STDIN` on PostgreSQL and PGlite's
+   * `COPY … FROM '/dev/blob'`. Throws the driver's error (the transaction is then rolled back).
+   */
+  copyFrom(target: string, data: string): Promise<void>;
+}
+
+/**
+ * One dedicated connection for bulk work (the subscriber import): session state such as temporary
+ * tables lives as long as the session. On PGlite, the single connection is shared with everything else.
+ */
+export interface BulkSession {
+  /** Runs literal SQL outside a transaction (e.g. CREATE TEMP TABLE). */
+  sql<R = Row>(text: string, params?: unknown[]): Promise<R[]>;
+  /** Runs `fn` in one transaction on this connection: committed when it resolves, rolled back when it throws. */
+  tx<T>(fn: (q: BulkQueryable) => Promise<T>): Promise<T>;
+}
+
 /** A database connection (pool) with transactions. */
 export interface Db extends Queryable {
   readonly kind: StoreKind;
@@ -36,6 +58,11 @@ export interface Db extends Queryable {
    * error is re-thrown). On PGlite, other statements wait while the transaction is open.
    */
   tx<T>(fn: (q: Queryable) => Promise<T>, opts?: TxOptions): Promise<T>;
+  /**
+   * Runs `fn` with a {@link BulkSession}: a connection of its own taken from the pool for as long as
+   * `fn` runs (PostgreSQL), or the one PGlite connection. Used by the importer.
+   */
+  bulk<T>(fn: (session: BulkSession) => Promise<T>): Promise<T>;
   /** Runs a script of several statements without parameters (migrations). */
   exec(script: string): Promise<void>;
   /** Checks the database answers; throws when it does not. */

@@ -2,8 +2,11 @@
  * The PostgreSQL store: a `pg` connection pool (used when DATABASE_URL is set). Several Mailroom
  * instances may share one database; nothing here assumes a single process.
  */
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
-import type { Db, Params, Queryable, Row, TxOptions } from './db.js';
+import { from as copyFromStdin } from 'pg-copy-streams';
+import type { BulkQueryable, BulkSession, Db, Params, Queryable, Row, TxOptions } from './db.js';
 import { positionalParams, type NamedQuery } from './queries.js';
 
 /** Options for {@link openPostgres}. */
@@ -29,6 +32,34 @@ function queryable(client: pg.Pool | pg.PoolClient): Queryable {
     async sql<R = Row>(text: string, params: unknown[] = []): Promise<R[]> {
       const res = await client.query({ text, values: params });
       return res.rows as R[];
+    },
+  };
+}
+
+/** A {@link BulkSession} on one pooled client; `broken` is set when the connection must be discarded. */
+function bulkSession(client: pg.PoolClient, state: { broken: boolean }): BulkSession {
+  const bulk: BulkQueryable = {
+    ...queryable(client),
+    async copyFrom(target: string, data: string): Promise<void> {
+      await pipeline(Readable.from([data]), client.query(copyFromStdin(`COPY ${target} FROM STDIN`)));
+    },
+  };
+  return {
+    sql: bulk.sql,
+    async tx<T>(fn: (q: BulkQueryable) => Promise<T>): Promise<T> {
+      await client.query('BEGIN');
+      try {
+        const result = await fn(bulk);
+        await client.query('COMMIT');
+        return result;
+      } catch (err) {
+        try {
+          await client.query('ROLLBACK');
+        } catch {
+          state.broken = true;
+        }
+        throw err;
+      }
     },
   };
 }
@@ -66,6 +97,19 @@ export async function openPostgres(url: string, opts: PostgresOptions = {}): Pro
         throw err;
       } finally {
         client.release(broken);
+      }
+    },
+    async bulk<T>(fn: (session: BulkSession) => Promise<T>): Promise<T> {
+      const client = await pool.connect();
+      const state = { broken: false };
+      try {
+        return await fn(bulkSession(client, state));
+      } catch (err) {
+        // A failed COPY can leave the protocol mid-stream; never hand such a connection to someone else.
+        state.broken = true;
+        throw err;
+      } finally {
+        client.release(state.broken);
       }
     },
     async exec(script: string): Promise<void> {

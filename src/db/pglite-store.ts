@@ -6,7 +6,7 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite, types, type Transaction } from '@electric-sql/pglite';
-import type { Db, Params, Queryable, Row, TxOptions } from './db.js';
+import type { BulkQueryable, BulkSession, Db, Params, Queryable, Row, TxOptions } from './db.js';
 import { positionalParams, type NamedQuery } from './queries.js';
 
 type PGliteLike = Pick<PGlite, 'query'> | Transaction;
@@ -80,6 +80,22 @@ export async function openPglite(dir: string | null): Promise<Db> {
       return pg.transaction(async (tx) => {
         if (opts.readOnly) await tx.query('SET TRANSACTION READ ONLY');
         return fn(queryable(tx));
+      });
+    },
+    async bulk<T>(fn: (session: BulkSession) => Promise<T>): Promise<T> {
+      // One connection: the session is PGlite itself; COPY reads its data from the /dev/blob device.
+      return fn({
+        sql: base.sql,
+        tx: (body) =>
+          pg.transaction(async (tx) => {
+            const q: BulkQueryable = {
+              ...queryable(tx),
+              async copyFrom(target: string, data: string): Promise<void> {
+                await tx.query(`COPY ${target} FROM '/dev/blob'`, [], { blob: new Blob([data]) });
+              },
+            };
+            return body(q);
+          }),
       });
     },
     async exec(script: string): Promise<void> {

@@ -8,6 +8,7 @@ import { loadConfig } from '../../src/config.js';
 import { buildDeps, type Deps } from '../../src/deps.js';
 import type { App } from '../../src/http/types.js';
 import type { RunnerOptions } from '../../src/workers/campaign-runner.js';
+import type { BuildOptions } from '../../src/deps.js';
 import { openTestDb, type TestDb } from './db.js';
 
 export const TEST_USER = 'admin';
@@ -31,6 +32,8 @@ export interface TestAppOptions {
   env?: Record<string, string>;
   runner?: Partial<Omit<RunnerOptions, 'owner'>>;
   startRunner?: boolean;
+  /** Importer tunables (batch size, the beforeFlush hook). */
+  importer?: BuildOptions['importer'];
 }
 
 /** Fast engine settings for tests: short ticks, checkpoints and leases. */
@@ -50,7 +53,7 @@ export async function buildTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
     ...opts.env,
   });
   const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
-  const deps = await buildDeps(config, logger, { db: testDb.db, runner: { ...FAST_RUNNER, ...opts.runner } });
+  const deps = await buildDeps(config, logger, { db: testDb.db, runner: { ...FAST_RUNNER, ...opts.runner }, ...(opts.importer ? { importer: opts.importer } : {}) });
   const app = await buildApp(deps);
   await app.ready();
   if (opts.startRunner) await deps.runner?.start();
