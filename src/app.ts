@@ -29,6 +29,7 @@ import { mediaRoutes } from './modules/media/routes.js';
 import { txRoutes } from './modules/tx/routes.js';
 import { importRoutes } from './modules/import/routes.js';
 import { campaignPageRoutes } from './modules/campaign-pages/routes.js';
+import { publicSubscriptionRoutes } from './modules/public-subscription/routes.js';
 
 /** Mailroom's version, from package.json (src/ and dist/ are both one level below the project). */
 export const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -90,5 +91,6 @@ export async function buildApp(deps: Deps): Promise<App> {
   txRoutes(app, deps.tx, () => deps.settings.get(deps.txDefs.maxAttachmentsSize));
   importRoutes(app, deps.imports);
   campaignPageRoutes(app, deps.campaignPages);
+  publicSubscriptionRoutes(app, deps.publicSubscription);
   return app;
 }

@@ -17,6 +17,16 @@ import { ListRepo } from './modules/lists/repo.js';
 import { ListService } from './modules/lists/service.js';
 import { SubscriberRepo } from './modules/subscribers/repo.js';
 import { SubscriberService } from './modules/subscribers/service.js';
+import { SubscriberBulkService } from './modules/subscribers/bulk.js';
+import { SubscriberCsvExporter } from './modules/subscribers/csv-export.js';
+import { SubscriberFinder } from './modules/subscribers/filter.js';
+import { OptinMailer } from './modules/subscribers/optin-mailer.js';
+import type { SubscriberApi } from './modules/subscribers/routes.js';
+import { subscriberSettings, timeoutMs } from './modules/subscribers/settings.js';
+import { PublicSubscriptionService } from './modules/public-subscription/service.js';
+import type { PublicSubscriptionApi } from './modules/public-subscription/routes.js';
+import { publicSubscriptionSettings } from './modules/public-subscription/settings.js';
+import { parseDuration } from './util/duration.js';
 import { TemplateRepo } from './modules/templates/repo.js';
 import { TemplateService } from './modules/templates/service.js';
 import { CampaignRepo } from './modules/campaigns/repo.js';
@@ -51,7 +61,10 @@ export interface Deps {
   db: Db;
   users: UserService;
   lists: ListService;
-  subscribers: SubscriberService;
+  subscribers: SubscriberApi;
+  publicSubscription: PublicSubscriptionApi;
+  /** Sends double opt-in e-mails (background queue drained on close). */
+  optinMailer: OptinMailer;
   templates: TemplateService;
   campaigns: CampaignService;
   /** Campaign previews and test sends. */
@@ -105,11 +118,16 @@ export async function buildDeps(config: Config, logger: Logger, opts: BuildOptio
   const templateRepo = new TemplateRepo(db);
   const campaignRepo = new CampaignRepo(db);
   const core = coreSettings(config);
+  const subscriberDefs = subscriberSettings();
+  const publicDefs = publicSubscriptionSettings();
   const archive = archiveSettings();
   const mediaDefs = mediaSettings();
   const txDefs = txSettings();
   const importDefs = importSettings();
-  const settingDefs = [...Object.values(core), ...Object.values(archive), ...Object.values(mediaDefs), ...Object.values(txDefs), ...Object.values(importDefs)];
+  const settingDefs = [
+    ...Object.values(core), ...Object.values(archive), ...Object.values(mediaDefs), ...Object.values(txDefs), ...Object.values(importDefs),
+    ...Object.values(subscriberDefs), ...Object.values(publicDefs),
+  ];
   const settings = new SettingsService(db, settingDefs, logger.child({ component: 'settings' }));
   await settings.init();
   const metrics = new Metrics();
@@ -164,6 +182,38 @@ export async function buildDeps(config: Config, logger: Logger, opts: BuildOptio
     rssContent: () => settings.get(archive.rssContent),
   });
 
+  const optinMailer = new OptinMailer({
+    repo: subscriberRepo,
+    templates: templateRepo,
+    messengers,
+    config: () => ({ rootUrl: settings.get(core.rootUrl), fromEmail: settings.get(core.fromEmail), templateId: settings.get(core.optinTemplateId) }),
+    logger: logger.child({ component: 'optin-mailer' }),
+  });
+  const requestOptin = (throttle: boolean) => (id: number) => {
+    if (settings.get(subscriberDefs.sendOptinConfirmation)) optinMailer.enqueue(id, { throttle });
+  };
+  const finder = new SubscriberFinder(db, () => timeoutMs(settings.get(subscriberDefs.queryTimeout)));
+  const subscriberCore = { db, repo: subscriberRepo, lists: listRepo, finder, requestOptin: requestOptin(false) };
+  const subscribers: SubscriberApi = {
+    service: new SubscriberService({ ...subscriberCore, sendOptin: (id) => optinMailer.send(id) }),
+    bulk: new SubscriberBulkService(subscriberCore),
+    csv: new SubscriberCsvExporter(finder, () => settings.get(core.batchSize)),
+  };
+  const publicSubscription: PublicSubscriptionApi = {
+    service: new PublicSubscriptionService({
+      db,
+      subscribers: subscriberRepo,
+      enabled: () => settings.get(publicDefs.enabled),
+      recordOptinIp: () => settings.get(publicDefs.recordOptinIp),
+      requestOptin: requestOptin(true),
+      onHoneypot: (email) => logger.info({ email }, 'public subscription ignored: honeypot field filled'),
+    }),
+    limit: () => {
+      const { requests, window } = settings.get(publicDefs.rateLimit);
+      return { requests, windowMs: parseDuration(window) ?? 60_000 };
+    },
+  };
+
   settings.onChange((changed) => {
     if (changed.has(core.smtp.key)) void messengers.replace(metered(buildSmtpMessengers(settings.get(core.smtp))));
     if (changed.has(core.concurrency.key) || changed.has(core.batchSize.key)) {
@@ -203,7 +253,9 @@ export async function buildDeps(config: Config, logger: Logger, opts: BuildOptio
     health,
     users,
     lists: new ListService(listRepo),
-    subscribers: new SubscriberService(db, subscriberRepo, listRepo),
+    subscribers,
+    publicSubscription,
+    optinMailer,
     templates,
     campaigns,
     campaignMessages,
@@ -219,6 +271,7 @@ export async function buildDeps(config: Config, logger: Logger, opts: BuildOptio
       settings.stop();
       await importer.close();
       await runner?.stop();
+      await optinMailer.drain();
       await messengers.closeAll();
       media.close();
       if (opts.db === undefined) await db.close();

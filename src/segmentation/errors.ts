@@ -2,10 +2,9 @@
  * The one error the segmentation guard throws at API users. Source: issue "SQL segmentation guard"
  * (a refused or failed `query` is a 400 naming the field, never a 500) and listmonk-behaviour §14.2
  * (listmonk answers 400 `Error preparing subscriber query: …` at validation, 500 at execution).
- *
- * On merge this class should extend `FieldError('query', problem)` from src/errors.ts; it already
- * carries the same shape (`statusCode`, `code`, `field`, message `query: <problem>`).
+ * It is a `FieldError('query', problem)`, so the one HTTP error handler answers it like any other 400.
  */
+import { FieldError } from '../errors.js';
 
 /** Why a `query` was turned away: refused by the guard, too slow, or failed while running. */
 export type QueryRefusalReason = 'refused' | 'timeout' | 'failed';
@@ -15,21 +14,20 @@ export type QueryRefusalReason = 'refused' | 'timeout' | 'failed';
  * `query: function "pg_sleep" is not allowed`. Messages never carry stored data (see
  * run-guarded.ts, which strips quoted values from database errors).
  */
-export class QueryRefusedError extends Error {
-  /** HTTP status sent to the client. */
-  readonly statusCode = 400;
+export class QueryRefusedError extends FieldError {
   /** Stable machine-readable code, for logs and tests. */
-  readonly code = 'QUERY_REFUSED';
-  /** The request field at fault. */
-  readonly field = 'query';
+  override readonly code = 'QUERY_REFUSED';
   /** Whether the guard refused the text, the timeout cut it, or the database rejected it. */
   readonly reason: QueryRefusalReason;
+  /** The text after `query: `, e.g. `sub-selects are not allowed`. */
+  readonly problem: string;
 
   /** `problem` is the text after `query: `, e.g. `sub-selects are not allowed`. */
   constructor(problem: string, reason: QueryRefusalReason = 'refused') {
-    super(`query: ${problem}`);
+    super('query', problem);
     this.name = 'QueryRefusedError';
     this.reason = reason;
+    this.problem = problem;
   }
 }
 

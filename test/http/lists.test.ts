@@ -39,6 +39,9 @@ describe('POST /api/lists', () => {
     ['unknown optin', { name: 'a', optin: 'triple' }, /^optin: must be one of single, double/],
     ['tags not an array', { name: 'a', tags: 'x' }, /^tags: must be array/],
     ['body not an object', [1, 2], /^body: must be object/],
+    ['a NUL character in the name', { name: 'a\u0000' }, /^name: must not contain NUL characters/],
+    ['a NUL character in a tag', { name: 'a', tags: ['x\u0000'] }, /^tags\.0: must not contain NUL characters/],
+    ['a NUL character in the description', { name: 'a', description: 'x\u0000' }, /^description: must not contain NUL characters/],
   ];
   for (const [what, body, message] of bad) {
     it(`refuses ${what} with 400`, async () => {
@@ -109,5 +112,69 @@ describe('GET /api/lists', () => {
     expect(got.subscriber_statuses).toEqual({ confirmed: 1, unconfirmed: 2 });
     const sorted = (await t.api('GET', '/api/lists?order_by=subscriber_count&order=desc&per_page=1')).body.data.results;
     expect(sorted[0].id).toBe(list.id);
+  });
+});
+
+describe('lists: paging, ordering, bulk delete and maintained counts', () => {
+  it('pages with total, honours per_page=all and minimal, and orders by every allowed column', async () => {
+    for (let i = 0; i < 5; i++) await t.api('POST', '/api/lists', { name: `Paged ${i}`, tags: ['paged'] });
+    const first = (await t.api('GET', '/api/lists?tag=paged&per_page=2&order_by=name&order=asc')).body.data;
+    expect(first).toMatchObject({ total: 5, per_page: 2, page: 1 });
+    expect(first.results.map((l: { name: string }) => l.name)).toEqual(['Paged 0', 'Paged 1']);
+    const third = (await t.api('GET', '/api/lists?tag=paged&per_page=2&page=3&order_by=name&order=asc')).body.data;
+    expect(third.results.map((l: { name: string }) => l.name)).toEqual(['Paged 4']);
+    const past = (await t.api('GET', '/api/lists?tag=paged&per_page=2&page=9')).body.data;
+    expect(past).toMatchObject({ results: [], total: 5 });
+    const all = (await t.api('GET', '/api/lists?tag=paged&per_page=all')).body.data;
+    expect(all).toMatchObject({ total: 5, per_page: 0 });
+    expect(all.results).toHaveLength(5);
+    const minimal = (await t.api('GET', '/api/lists?tag=paged&minimal=true')).body.data;
+    expect(minimal).toMatchObject({ total: 5, per_page: 5, page: 1 });
+    for (const column of ['id', 'name', 'type', 'optin', 'status', 'created_at', 'updated_at', 'subscriber_count']) {
+      const asc = (await t.api('GET', `/api/lists?tag=paged&order_by=${column}&order=asc`)).body.data.results.map((l: { id: number }) => l.id);
+      const desc = (await t.api('GET', `/api/lists?tag=paged&order_by=${column}&order=desc`)).body.data.results.map((l: { id: number }) => l.id);
+      expect(desc, column).toEqual([...asc].reverse());
+    }
+  });
+
+  it('refuses bad paging and ordering with 400 naming the parameter', async () => {
+    expect((await t.api('GET', '/api/lists?order_by=secret')).body.message).toMatch(/^order_by: must be one of id, name, type, optin, status, created_at, updated_at, subscriber_count/);
+    expect((await t.api('GET', '/api/lists?per_page=0')).body.message).toMatch(/^per_page: /);
+    expect((await t.api('GET', '/api/lists?page=0')).body.message).toMatch(/^page: /);
+    expect((await t.api('GET', '/api/lists?type=secret')).body.message).toMatch(/^type: must be one of public, private, temporary/);
+    expect((await t.api('GET', '/api/lists?query=a%00')).body.message).toBe('query: must not contain NUL characters');
+    expect((await t.api('GET', '/api/lists?tag=a%00')).body.message).toBe('tag.0: must not contain NUL characters');
+  });
+
+  it('accepts a name of exactly 2,000 characters and refuses 2,001', async () => {
+    expect((await t.api('POST', '/api/lists', { name: 'ñ'.repeat(2000) })).status).toBe(200);
+    expect((await t.api('POST', '/api/lists', { name: 'ñ'.repeat(2001) })).status).toBe(400);
+  });
+
+  it('deletes several lists by ?id=, keeping their subscribers', async () => {
+    const ids = [];
+    for (const name of ['Del 1', 'Del 2']) ids.push((await t.api('POST', '/api/lists', { name })).body.data.id);
+    const sub = (await t.api('POST', '/api/subscribers', { email: 'kept@lists.test', lists: ids })).body.data.id;
+    expect((await t.api('DELETE', `/api/lists?id=${ids[0]}&id=${ids[1]}&id=999999`)).body).toEqual({ data: true });
+    for (const id of ids) expect((await t.api('GET', `/api/lists/${id}`)).status).toBe(404);
+    expect((await t.api('GET', `/api/subscribers/${sub}`)).body.data.lists).toEqual([]);
+    expect((await t.api('DELETE', '/api/lists')).body.message).toMatch(/^id: is required/);
+  });
+
+  it('keeps subscriber_count and subscriber_statuses exact through every subscriber change', async () => {
+    const list = (await t.api('POST', '/api/lists', { name: 'Exact', optin: 'double' })).body.data.id;
+    const ids = [];
+    for (let i = 0; i < 4; i++) ids.push((await t.api('POST', '/api/subscribers', { email: `exact${i}@lists.test`, lists: [list] })).body.data.id);
+    const counts = async () => (await t.api('GET', `/api/lists/${list}`)).body.data;
+    expect(await counts()).toMatchObject({ subscriber_count: 4, subscriber_statuses: { unconfirmed: 4 } });
+    await t.api('PUT', '/api/subscribers/lists', { ids: [ids[0]], action: 'add', target_list_ids: [list], status: 'confirmed' });
+    await t.api('PUT', `/api/subscribers/${ids[1]}/blocklist`);
+    await t.api('DELETE', `/api/subscribers/${ids[2]}`);
+    expect(await counts()).toMatchObject({ subscriber_count: 3, subscriber_statuses: { confirmed: 1, unsubscribed: 1, unconfirmed: 1 } });
+    await t.api('PUT', '/api/subscribers/lists', { ids: [ids[3]], action: 'remove', target_list_ids: [list] });
+    await t.api('PATCH', `/api/subscribers/${ids[0]}`, { lists: [] });
+    expect(await counts()).toMatchObject({ subscriber_count: 1, subscriber_statuses: { unsubscribed: 1 } });
+    const listed = (await t.api('GET', `/api/subscribers?list_id=${list}&per_page=1`)).body.data.total;
+    expect(listed).toBe(1);
   });
 });

@@ -1,38 +1,107 @@
 /**
- * Route table of the subscribers API (spec 4.1).
+ * Route table of the subscribers API (spec 4.1; reference §2.2, §4; issue 3 §1).
  */
+import { Type } from 'typebox';
 import type { App } from '../../http/types.js';
 import { Envelope, errorResponses, IdParams, QueryPage, TrueEnvelope } from '../../http/schemas.js';
-import { CreatedSubscriber, Subscriber, SubscriberCreate, SubscriberDeleteQuery, SubscriberQuery } from './schemas.js';
+import type { SubscriberBulkService } from './bulk.js';
+import type { SubscriberCsvExporter } from './csv-export.js';
+import {
+  BlocklistBody, CreatedSubscriber, ListsChangeBody, OneListsChangeBody, QueryListsBody, QueryTargetBody, Subscriber,
+  SubscriberCreate, SubscriberDataExport, SubscriberDeleteQuery, SubscriberExportQuery, SubscriberPatch, SubscriberQuery, SubscriberUpdate,
+} from './schemas.js';
 import type { SubscriberService } from './service.js';
 
+/** The subscriber module's services, as the routes use them. */
+export interface SubscriberApi {
+  service: SubscriberService;
+  bulk: SubscriberBulkService;
+  csv: SubscriberCsvExporter;
+}
+
 const tags = ['subscribers'];
+const ok = { data: true as const };
 
 /** Registers the subscribers routes. */
-export function subscriberRoutes(app: App, subscribers: SubscriberService): void {
+export function subscriberRoutes(app: App, api: SubscriberApi): void {
+  const { service, bulk, csv } = api;
+
   app.get('/api/subscribers', {
-    schema: { tags, summary: 'Search and page subscribers', querystring: SubscriberQuery, response: { 200: Envelope(QueryPage(Subscriber)), ...errorResponses } },
-  }, async (req) => ({ data: await subscribers.query(req.query) }));
+    schema: { tags, summary: 'Filter and page subscribers (query, search, list_id, subscription_status)', querystring: SubscriberQuery, response: { 200: Envelope(QueryPage(Subscriber)), ...errorResponses } },
+  }, async (req) => ({ data: await service.query(req.query) }));
+
+  app.get('/api/subscribers/export', {
+    schema: { tags, summary: 'Export matching subscribers as CSV', querystring: SubscriberExportQuery, response: { 200: Type.String(), ...errorResponses } },
+  }, async (req, reply) => {
+    const stream = await csv.open(req.query);
+    // A stream is sent as it is; the typed reply only knows the schema's string.
+    return reply.type('text/csv; charset=utf-8').header('Content-Disposition', 'attachment; filename="subscribers.csv"').send(stream as unknown as string);
+  });
+
+  app.get('/api/subscribers/lists/:id', {
+    schema: { tags, summary: 'Subscribers of one list (same parameters as GET /api/subscribers)', params: IdParams, querystring: SubscriberQuery, response: { 200: Envelope(QueryPage(Subscriber)), ...errorResponses } },
+  }, async (req) => ({ data: await service.queryList(req.params.id, req.query) }));
 
   app.get('/api/subscribers/:id', {
     schema: { tags, summary: 'Get one subscriber with list memberships', params: IdParams, response: { 200: Envelope(Subscriber), ...errorResponses } },
-  }, async (req) => ({ data: await subscribers.get(req.params.id) }));
+  }, async (req) => ({ data: await service.get(req.params.id) }));
+
+  app.get('/api/subscribers/:id/export', {
+    schema: { tags, summary: "Download a subscriber's data as JSON", params: IdParams, response: { 200: SubscriberDataExport, ...errorResponses } },
+  }, async (req, reply) => {
+    const data = await service.exportData(req.params.id);
+    return reply.header('Content-Disposition', 'attachment; filename="data.json"').send(data);
+  });
 
   app.post('/api/subscribers', {
     schema: { tags, summary: 'Create a subscriber', body: SubscriberCreate, response: { 200: Envelope(CreatedSubscriber), ...errorResponses } },
-  }, async (req) => ({ data: await subscribers.create(req.body) }));
+  }, async (req) => ({ data: await service.create(req.body) }));
+
+  app.post('/api/subscribers/:id/optin', {
+    schema: { tags, summary: 'Send the double opt-in e-mail again', params: IdParams, response: { 200: TrueEnvelope, ...errorResponses } },
+  }, async (req) => (await service.resendOptin(req.params.id), ok));
+
+  app.put('/api/subscribers/:id', {
+    schema: { tags, summary: 'Replace a subscriber (omitted lists and attribs are cleared)', params: IdParams, body: SubscriberUpdate, response: { 200: Envelope(Subscriber), ...errorResponses } },
+  }, async (req) => ({ data: await service.update(req.params.id, req.body) }));
+
+  app.patch('/api/subscribers/:id', {
+    schema: { tags, summary: 'Change the given fields of a subscriber (attribs merged)', params: IdParams, body: SubscriberPatch, response: { 200: Envelope(Subscriber), ...errorResponses } },
+  }, async (req) => ({ data: await service.patch(req.params.id, req.body) }));
+
+  app.put('/api/subscribers/:id/blocklist', {
+    schema: { tags, summary: 'Blocklist one subscriber', params: IdParams, response: { 200: TrueEnvelope, ...errorResponses } },
+  }, async (req) => (await bulk.blocklistOne(req.params.id), ok));
+
+  app.put('/api/subscribers/blocklist', {
+    schema: { tags, summary: 'Blocklist subscribers by id', body: BlocklistBody, response: { 200: TrueEnvelope, ...errorResponses } },
+  }, async (req) => (await bulk.blocklistMany(req.body.ids), ok));
+
+  app.put('/api/subscribers/lists', {
+    schema: { tags, summary: 'Add, remove or unsubscribe subscribers to/from lists', body: ListsChangeBody, response: { 200: TrueEnvelope, ...errorResponses } },
+  }, async (req) => (await bulk.changeLists(req.body.ids, req.body), ok));
+
+  app.put('/api/subscribers/lists/:id', {
+    schema: { tags, summary: "Change one subscriber's list memberships", params: IdParams, body: OneListsChangeBody, response: { 200: TrueEnvelope, ...errorResponses } },
+  }, async (req) => (await bulk.changeListsOne(req.params.id, req.body), ok));
+
+  app.put('/api/subscribers/query/blocklist', {
+    schema: { tags, summary: 'Blocklist the subscribers matching a filter', body: QueryTargetBody, response: { 200: TrueEnvelope, ...errorResponses } },
+  }, async (req) => (await bulk.blocklistByQuery(req.body), ok));
+
+  app.post('/api/subscribers/query/delete', {
+    schema: { tags, summary: 'Delete the subscribers matching a filter', body: QueryTargetBody, response: { 200: TrueEnvelope, ...errorResponses } },
+  }, async (req) => (await bulk.deleteByQuery(req.body), ok));
+
+  app.put('/api/subscribers/query/lists', {
+    schema: { tags, summary: 'Change list memberships of the subscribers matching a filter', body: QueryListsBody, response: { 200: TrueEnvelope, ...errorResponses } },
+  }, async (req) => (await bulk.changeListsByQuery(req.body), ok));
 
   app.delete('/api/subscribers/:id', {
     schema: { tags, summary: 'Delete a subscriber', params: IdParams, response: { 200: TrueEnvelope, ...errorResponses } },
-  }, async (req) => {
-    await subscribers.delete(req.params.id);
-    return { data: true as const };
-  });
+  }, async (req) => (await service.delete(req.params.id), ok));
 
   app.delete('/api/subscribers', {
     schema: { tags, summary: 'Delete several subscribers (?id=1&id=2)', querystring: SubscriberDeleteQuery, response: { 200: TrueEnvelope, ...errorResponses } },
-  }, async (req) => {
-    await subscribers.deleteMany(req.query.id);
-    return { data: true as const };
-  });
+  }, async (req) => (await service.deleteMany(req.query.id), ok));
 }

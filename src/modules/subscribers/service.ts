@@ -1,32 +1,36 @@
 /**
- * Rules for subscribers (spec 4.1 and part 3, reference §4, §13): addresses are trimmed, lower-cased,
- * single and unique; names default to the address's local part; attributes are a JSON object of at
- * most 64 KiB; new memberships are `unconfirmed` unless `preconfirm_subscriptions` (and `unsubscribed`
- * for a blocklisted subscriber).
+ * Rules for one subscriber at a time (spec 4.1 and part 3, reference §4, §13, issue 3 §1, §3, §5):
+ * addresses are trimmed, lower-cased, single and unique (409); names default to the address's local
+ * part; attributes are a JSON object of at most 64 KiB; new memberships are `unconfirmed` unless
+ * `preconfirm_subscriptions` (and `unsubscribed` for a blocklisted subscriber); memberships that an
+ * update leaves `unconfirmed` on double opt-in lists trigger the opt-in e-mail. Bulk changes: bulk.ts.
  */
-import type { Db } from '../../db/db.js';
+import type { Db, Queryable } from '../../db/db.js';
 import { FieldError, NotFoundError } from '../../errors.js';
 import { pageRequest, sortDirection } from '../../http/pagination.js';
 import { nameFromEmail, parseEmail } from '../../mail/address.js';
-import type { ListRepo } from '../lists/repo.js';
-import { likeTerm } from '../lists/service.js';
-import type { SubscriberRepo } from './repo.js';
+import type { ListRef, ListRepo } from '../lists/repo.js';
+import type { SubscriberFinder } from './filter.js';
+import type { SubscriberRepo, SubscriberRow, WrittenMembership } from './repo.js';
 import {
   MAX_ATTRIBS_BYTES,
   MAX_NAME_CHARS,
   type CreatedSubscriber,
   type Subscriber,
   type SubscriberCreate,
+  type SubscriberPatch,
   type SubscriberQuery,
+  type SubscriberUpdate,
 } from './schemas.js';
+import { txWithRetry } from './retry.js';
 
 const ORDER_COLUMNS: Record<string, string> = {
-  id: 's.id',
-  email: 's.email',
-  name: 's.name',
-  status: 's.status',
-  created_at: 's.created_at',
-  updated_at: 's.updated_at',
+  id: 'subscribers.id',
+  email: 'subscribers.email',
+  name: 'subscribers.name',
+  status: 'subscribers.status',
+  created_at: 'subscribers.created_at',
+  updated_at: 'subscribers.updated_at',
 };
 
 /** Validates and normalises an e-mail; FieldError naming `field` when invalid. */
@@ -52,30 +56,69 @@ export function validAttribs(attribs: Record<string, unknown> | undefined): Reco
   return attribs;
 }
 
+/** The status new memberships get (spec part 3): confirmed when preconfirmed, unsubscribed when blocklisted. */
+export function membershipStatus(subscriberStatus: string, preconfirm: boolean | undefined): string {
+  if (subscriberStatus === 'blocklisted') return 'unsubscribed';
+  return preconfirm === true ? 'confirmed' : 'unconfirmed';
+}
+
+/** The lists among `ids`; FieldError naming `field` and the unknown ids when some do not exist. */
+export async function knownLists(lists: ListRepo, ids: number[], field: string, q: Queryable): Promise<ListRef[]> {
+  const found = await lists.getMany(ids, q);
+  const missing = ids.filter((id) => !found.some((l) => l.id === id));
+  if (missing.length > 0) throw new FieldError(field, `unknown list id(s): ${missing.join(', ')}`);
+  return found;
+}
+
+/** True when `written` holds an unconfirmed membership of one of the double opt-in lists in `lists`. */
+export function needsOptin(written: WrittenMembership[], lists: ListRef[]): boolean {
+  const doubles = new Set(lists.filter((l) => l.optin === 'double').map((l) => l.id));
+  return written.some((m) => m.status === 'unconfirmed' && doubles.has(m.list_id));
+}
+
+/** What the subscriber service needs besides its repositories. */
+export interface SubscriberServiceDeps {
+  db: Db;
+  repo: SubscriberRepo;
+  lists: ListRepo;
+  finder: SubscriberFinder;
+  /** Queues the automatic opt-in e-mail (when the setting allows it). */
+  requestOptin: (subscriberId: number) => void;
+  /** Sends the opt-in e-mail now (POST /api/subscribers/:id/optin); false when nothing to confirm. */
+  sendOptin: (subscriberId: number) => Promise<boolean>;
+}
+
 /** Subscribers use cases. */
 export class SubscriberService {
-  constructor(
-    private readonly db: Db,
-    private readonly repo: SubscriberRepo,
-    private readonly lists: ListRepo,
-  ) {}
+  private readonly db: Db;
+  private readonly repo: SubscriberRepo;
 
-  /** Searches and pages subscribers (GET /api/subscribers). */
-  async query(q: SubscriberQuery) {
-    if (q.query !== undefined && q.query.trim() !== '') {
-      throw new FieldError('query', 'SQL expressions are not supported yet');
-    }
+  constructor(private readonly deps: SubscriberServiceDeps) {
+    this.db = deps.db;
+    this.repo = deps.repo;
+  }
+
+  /** Filters and pages subscribers (GET /api/subscribers; `listId` for GET /api/subscribers/lists/:id). */
+  async query(q: SubscriberQuery, listId?: number) {
     const page = pageRequest(q);
-    const column = ORDER_COLUMNS[q.order_by ?? 'id'] ?? 's.id';
+    const column = ORDER_COLUMNS[q.order_by ?? 'id'] ?? 'subscribers.id';
     const dir = sortDirection(q.order, 'DESC');
-    const order = column === 's.id' ? `s.id ${dir}` : `${column} ${dir}, s.id ${dir}`;
-    const filter = {
-      list_ids: [...new Set(q.list_id ?? [])],
-      subscription_status: q.list_id?.length ? (q.subscription_status ?? '') : '',
-      search: likeTerm(q.search ?? ''),
-    };
-    const { rows, total } = await this.repo.query(filter, order, page.limit, page.offset);
-    return { results: rows, query: q.query ?? '', search: q.search ?? '', total, per_page: page.perPage, page: page.page };
+    const order = column === 'subscribers.id' ? `subscribers.id ${dir}` : `${column} ${dir}, subscribers.id ${dir}`;
+    const filter = await this.deps.finder.prepare({
+      query: q.query,
+      search: q.search,
+      listIds: listId === undefined ? q.list_id : [listId],
+      subscriptionStatus: q.subscription_status,
+    });
+    const { rows, total } = await this.deps.finder.page(filter, order, page.limit, page.offset);
+    const results = await this.repo.withMemberships(rows);
+    return { results, query: filter.queryText, search: filter.searchText, total, per_page: page.perPage, page: page.page };
+  }
+
+  /** The subscribers of list `listId` (GET /api/subscribers/lists/:id); NotFoundError for an unknown list. */
+  async queryList(listId: number, q: SubscriberQuery) {
+    if ((await this.deps.lists.getMany([listId], this.db)).length === 0) throw new NotFoundError(`list ${listId} not found`);
+    return this.query(q, listId);
   }
 
   /** One subscriber with memberships; NotFoundError when unknown. */
@@ -92,24 +135,95 @@ export class SubscriberService {
     const attribs = validAttribs(input.attribs);
     const status = input.status ?? 'enabled';
     const listIds = [...new Set(input.lists ?? [])];
-    const membership = status === 'blocklisted' ? 'unsubscribed' : input.preconfirm_subscriptions ? 'confirmed' : 'unconfirmed';
-    return this.db.tx(async (tx) => {
-      const found = await this.lists.getMany(listIds, tx);
-      const missing = listIds.filter((id) => !found.some((l) => l.id === id));
-      if (missing.length > 0) throw new FieldError('lists', `unknown list id(s): ${missing.join(', ')}`);
+    const { row, written, lists } = await txWithRetry(this.db, async (tx) => {
+      const lists = await knownLists(this.deps.lists, listIds, 'lists', tx);
       const row = await this.repo.insert({ email, name, attribs, status }, tx);
-      await this.repo.addSubscriptions(row.id, listIds, membership, tx);
-      return { ...row, lists: listIds.sort((a, b) => a - b) };
+      const written = await this.repo.addSubscriptions(row.id, listIds, membershipStatus(status, input.preconfirm_subscriptions), tx);
+      return { row, written, lists };
     });
+    if (needsOptin(written, lists)) this.deps.requestOptin(row.id);
+    return { ...row, lists: listIds.sort((a, b) => a - b) };
+  }
+
+  /**
+   * Full replacement (PUT, spec 4.1, reference §4.4): omitted `lists` removes every membership, omitted
+   * `attribs` clears them, a blank `name` or omitted `status` keeps the stored one; `unsubscribed` and
+   * `confirmed` memberships keep their status. Answers the subscriber as GET does.
+   */
+  async update(id: number, input: SubscriberUpdate): Promise<Subscriber> {
+    const email = validEmail(input.email);
+    const attribs = validAttribs(input.attribs);
+    const listIds = [...new Set(input.lists ?? [])];
+    return this.write(id, async (current, tx) => {
+      const lists = await knownLists(this.deps.lists, listIds, 'lists', tx);
+      const status = input.status ?? current.status;
+      const name = (input.name ?? '').trim() === '' ? current.name : validName(input.name, email);
+      await this.repo.update(id, { email, name, attribs, status }, tx);
+      const written = await this.repo.replaceSubscriptions(id, listIds, membershipStatus(status, input.preconfirm_subscriptions), tx);
+      return { status, written, lists };
+    });
+  }
+
+  /** Partial update (PATCH, listmonk v6.1): only the fields sent change; `attribs` are merged (top-level keys). */
+  async patch(id: number, input: SubscriberPatch): Promise<Subscriber> {
+    const listIds = input.lists === undefined ? null : [...new Set(input.lists)];
+    return this.write(id, async (current, tx) => {
+      const email = input.email === undefined ? current.email : validEmail(input.email);
+      const name = (input.name ?? '').trim() === '' ? current.name : validName(input.name, email);
+      const attribs = input.attribs === undefined ? current.attribs : validAttribs({ ...current.attribs, ...input.attribs });
+      const status = input.status ?? current.status;
+      const lists = listIds === null ? [] : await knownLists(this.deps.lists, listIds, 'lists', tx);
+      await this.repo.update(id, { email, name, attribs, status }, tx);
+      const written = listIds === null ? [] : await this.repo.replaceSubscriptions(id, listIds, membershipStatus(status, input.preconfirm_subscriptions), tx);
+      return { status, written, lists };
+    });
+  }
+
+  /**
+   * Runs an update of subscriber `id` in one transaction (row locked; NotFoundError when unknown);
+   * a blocklisted result unsubscribes every membership; then queues the opt-in e-mail when needed
+   * and answers the subscriber as GET does.
+   */
+  private async write(
+    id: number,
+    fn: (current: SubscriberRow, tx: Queryable) => Promise<{ status: string; written: WrittenMembership[]; lists: ListRef[] }>,
+  ): Promise<Subscriber> {
+    const result = await txWithRetry(this.db, async (tx) => {
+      const current = await this.repo.lock(id, tx);
+      if (current === null) throw new NotFoundError(`subscriber ${id} not found`);
+      const out = await fn(current, tx);
+      if (out.status === 'blocklisted') await this.repo.blocklist([id], tx);
+      return out;
+    });
+    if (result.status !== 'blocklisted' && needsOptin(result.written, result.lists)) this.deps.requestOptin(id);
+    return this.get(id);
   }
 
   /** Deletes one subscriber; NotFoundError when unknown. */
   async delete(id: number): Promise<void> {
-    if ((await this.repo.delete([id])).length === 0) throw new NotFoundError(`subscriber ${id} not found`);
+    if ((await txWithRetry(this.db, (tx) => this.repo.delete([id], tx))).length === 0) throw new NotFoundError(`subscriber ${id} not found`);
   }
 
-  /** Deletes several subscribers by id; unknown ids are ignored. */
+  /** Deletes several subscribers by id in one transaction; unknown ids are ignored. */
   async deleteMany(ids: number[]): Promise<number> {
-    return (await this.repo.delete(ids)).length;
+    return txWithRetry(this.db, async (tx) => (await this.repo.delete([...new Set(ids)], tx)).length);
+  }
+
+  /**
+   * Sends the opt-in e-mail again (POST /api/subscribers/:id/optin, reference §4.10). NotFoundError for
+   * an unknown subscriber; answers without sending when nothing awaits confirmation.
+   */
+  async resendOptin(id: number): Promise<void> {
+    await this.get(id);
+    await this.deps.sendOptin(id);
+  }
+
+  /**
+   * The subscriber's data (GET /api/subscribers/:id/export, reference §4.10): `profile` (one object),
+   * `subscriptions`, `campaign_views`, `link_clicks`. NotFoundError when unknown.
+   */
+  async exportData(id: number) {
+    const { lists: _lists, ...profile } = await this.get(id);
+    return { profile: [profile], ...(await this.repo.exportData(id)) };
   }
 }

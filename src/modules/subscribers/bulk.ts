@@ -1,0 +1,115 @@
+/**
+ * Changes to many subscribers at once (spec 4.1, reference §4.6–4.9, issue 3 §1): blocklisting by id,
+ * membership changes by id (`add`, `remove`, `unsubscribe`), and delete / blocklist / membership
+ * changes by filter (`query`, `search`, `list_ids`, `subscription_status`, `all`).
+ *
+ * By-filter operations never run the user's expression in a read-write transaction: the matching ids
+ * are resolved first in the guard's read-only step (with its timeout), then written by id with
+ * ordinary statements in one transaction. Subscribers that start matching between the two steps are
+ * not included. An empty filter (no `query`, no `search`) needs `"all": true`; several `list_ids`
+ * mean "in any of them".
+ */
+import type { Db } from '../../db/db.js';
+import { FieldError, NotFoundError } from '../../errors.js';
+import type { ListRepo } from '../lists/repo.js';
+import type { SubscriberFinder } from './filter.js';
+import type { SubscriberRepo, WrittenMembership } from './repo.js';
+import type { MembershipChange, QueryListsBody, QueryTargetBody } from './schemas.js';
+import { knownLists, needsOptin } from './service.js';
+import { txWithRetry } from './retry.js';
+
+/** Collaborators of the bulk service. */
+export interface BulkServiceDeps {
+  db: Db;
+  repo: SubscriberRepo;
+  lists: ListRepo;
+  finder: SubscriberFinder;
+  /** Queues the automatic opt-in e-mail (when the setting allows it). */
+  requestOptin: (subscriberId: number) => void;
+}
+
+/** Bulk subscriber use cases. */
+export class SubscriberBulkService {
+  constructor(private readonly deps: BulkServiceDeps) {}
+
+  /** Blocklists one subscriber (status and every membership); NotFoundError when unknown. */
+  async blocklistOne(id: number): Promise<void> {
+    const found = await txWithRetry(this.deps.db, (tx) => this.deps.repo.blocklist([id], tx));
+    if (found.length === 0) throw new NotFoundError(`subscriber ${id} not found`);
+  }
+
+  /** Blocklists several subscribers by id; unknown ids are ignored. */
+  async blocklistMany(ids: number[]): Promise<void> {
+    await txWithRetry(this.deps.db, (tx) => this.deps.repo.blocklist([...new Set(ids)], tx));
+  }
+
+  /** `PUT /api/subscribers/lists/:id`: one subscriber's memberships; NotFoundError when unknown. */
+  async changeListsOne(id: number, change: MembershipChange): Promise<void> {
+    if ((await this.deps.repo.existing([id])).length === 0) throw new NotFoundError(`subscriber ${id} not found`);
+    await this.changeLists([id], change, true);
+  }
+
+  /**
+   * Applies a membership change to subscribers `ids` (unknown ones ignored) in one transaction:
+   * `add` upserts with `status` (required; FieldError otherwise), `remove` deletes, `unsubscribe`
+   * marks unsubscribed. Unknown target lists are a FieldError. With `optin`, subscribers left with new
+   * unconfirmed memberships of double opt-in lists get the opt-in e-mail.
+   */
+  async changeLists(ids: number[], change: MembershipChange, optin = true): Promise<void> {
+    if (change.action === 'add' && change.status === undefined) throw new FieldError('status', 'is required when action is add');
+    const listIds = [...new Set(change.target_list_ids)];
+    const unique = [...new Set(ids)].sort((a, b) => a - b);
+    const { written, lists } = await txWithRetry(this.deps.db, async (tx) => {
+      const lists = await knownLists(this.deps.lists, listIds, 'target_list_ids', tx);
+      let written: WrittenMembership[] = [];
+      if (change.action === 'add') written = await this.deps.repo.upsertSubscriptions(unique, listIds, change.status!, tx);
+      else if (change.action === 'remove') await this.deps.repo.removeSubscriptions(unique, listIds, tx);
+      else await this.deps.repo.unsubscribe(unique, listIds, tx);
+      return { written, lists };
+    });
+    if (!optin) return;
+    const bySubscriber = new Map<number, WrittenMembership[]>();
+    for (const m of written) bySubscriber.set(m.subscriber_id ?? 0, [...(bySubscriber.get(m.subscriber_id ?? 0) ?? []), m]);
+    for (const [id, rows] of bySubscriber) if (needsOptin(rows, lists)) this.deps.requestOptin(id);
+  }
+
+  /** POST /api/subscribers/query/delete: deletes every match. */
+  async deleteByQuery(body: QueryTargetBody): Promise<void> {
+    const ids = await this.resolve(body);
+    await txWithRetry(this.deps.db, (tx) => this.deps.repo.delete(ids, tx));
+  }
+
+  /** PUT /api/subscribers/query/blocklist: blocklists every match. */
+  async blocklistByQuery(body: QueryTargetBody): Promise<void> {
+    const ids = await this.resolve(body);
+    await txWithRetry(this.deps.db, (tx) => this.deps.repo.blocklist(ids, tx));
+  }
+
+  /**
+   * PUT /api/subscribers/query/lists: applies the membership change to every match. Opt-in e-mails are
+   * not sent from here (a filter can match millions; use an opt-in campaign, as listmonk does).
+   */
+  async changeListsByQuery(body: QueryListsBody): Promise<void> {
+    if (body.action === 'add' && body.status === undefined) throw new FieldError('status', 'is required when action is add');
+    await knownLists(this.deps.lists, [...new Set(body.target_list_ids)], 'target_list_ids', this.deps.db);
+    const ids = await this.resolve(body);
+    await this.changeLists(ids, body, false);
+  }
+
+  /**
+   * The ids matching a bulk filter, resolved in the guarded read-only step. FieldError (`query`) when
+   * the filter is empty without `"all": true`; QueryRefusedError when the expression is refused.
+   */
+  private async resolve(body: QueryTargetBody): Promise<number[]> {
+    const filter = await this.deps.finder.prepare({
+      query: body.query,
+      search: body.search,
+      listIds: body.list_ids,
+      subscriptionStatus: body.subscription_status,
+    });
+    if (filter.compiled === null && filter.searchText === '' && body.all !== true) {
+      throw new FieldError('query', 'is empty; give a query or a search, or "all": true to act on every subscriber' + (filter.params.list_ids.length > 0 ? ' of the given lists' : ''));
+    }
+    return this.deps.finder.ids(filter);
+  }
+}

@@ -1,0 +1,140 @@
+/**
+ * Finding subscribers by filter: the `query` SQL expression (through the segmentation guard), the
+ * `search` substring, list membership (any of several lists, with a subscription status) and, for the
+ * CSV export, chosen ids. Every statement runs in the guard's read-only transaction with the statement
+ * timeout (setting `app.subscriber_query_timeout`), whether or not an expression is given, so a slow
+ * search is cut off like a slow expression. Totals come from maintained counts when the filter allows
+ * (no expression or search; at most one list). Source: issue 3 §1, §2, §6; reference §4.2, §4.8, §14.
+ */
+import type { Db, Queryable as DbQueryable } from '../../db/db.js';
+import { loadQueries, positionalParams, withOrder, type NamedQuery } from '../../db/queries.js';
+import { BadRequestError, FieldError } from '../../errors.js';
+import {
+  compileSubscriberQuery, embedQuery, guardedTx, limitsForStore, QueryRefusedError, type CompiledQuery, type Queryable, type TxRunner,
+} from '../../segmentation/index.js';
+import { likeTerm } from '../lists/service.js';
+import type { SubscriberRow } from './repo.js';
+
+const Q = loadQueries(new URL('./filter.sql', import.meta.url), [
+  'filter-page',
+  'filter-page-in-lists',
+  'filter-count',
+  'filter-count-in-lists',
+  'filter-ids',
+  'filter-ids-in-lists',
+  'total-all',
+  'total-one-list',
+]);
+
+/** A filter as the API receives it (GET query string or bulk body). */
+export interface FilterInput {
+  query?: string | undefined;
+  search?: string | undefined;
+  listIds?: number[] | undefined;
+  subscriptionStatus?: string | undefined;
+  /** Only these subscribers (CSV export by id); empty or absent for any. */
+  ids?: number[] | undefined;
+}
+
+/** A validated filter, ready to run. */
+export interface SubscriberFilter {
+  /** The compiled `query` expression, or null for none. */
+  compiled: CompiledQuery | null;
+  /** The normalised `query` text to echo ('' when none). */
+  queryText: string;
+  /** The trimmed `search` to echo. */
+  searchText: string;
+  params: { search: string; list_ids: number[]; subscription_status: string; ids: number[] };
+}
+
+/** Adapts Mailroom's Db to the guard's transaction runner. */
+export function guardRunner(db: Db): TxRunner {
+  const adapt = (q: DbQueryable): Queryable => ({ query: <R>(text: string, params?: unknown[]) => q.sql<R>(text, params) });
+  return { tx: (fn, opts) => db.tx((q) => fn(adapt(q)), opts) };
+}
+
+/** Runs subscriber filters through the guard. */
+export class SubscriberFinder {
+  private readonly runner: TxRunner;
+
+  constructor(
+    private readonly db: Db,
+    private readonly timeoutMs: () => number,
+  ) {
+    this.runner = guardRunner(db);
+  }
+
+  /**
+   * Validates a filter: compiles `query` (QueryRefusedError, a 400 naming `query`, when refused).
+   * `subscription_status` applies only together with lists (reference §4.2).
+   */
+  async prepare(input: FilterInput): Promise<SubscriberFilter> {
+    const listIds = [...new Set(input.listIds ?? [])];
+    const compiled = await compileSubscriberQuery(input.query ?? '', { listFilter: listIds.length > 0, limits: limitsForStore(this.db.kind) });
+    const searchText = (input.search ?? '').trim();
+    return {
+      compiled,
+      queryText: compiled?.text ?? '',
+      searchText,
+      params: {
+        search: likeTerm(searchText),
+        list_ids: listIds,
+        subscription_status: listIds.length > 0 ? (input.subscriptionStatus ?? '') : '',
+        ids: [...new Set(input.ids ?? [])],
+      },
+    };
+  }
+
+  /** One page (`order` from an allow-list) and the total number of matches. */
+  async page(f: SubscriberFilter, order: string, limit: number | null, offset: number): Promise<{ rows: SubscriberRow[]; total: number }> {
+    const inLists = f.params.list_ids.length > 0;
+    const page = this.statement(withOrder(inLists ? Q['filter-page-in-lists'] : Q['filter-page'], order), f, { limit, offset, after_id: 0 });
+    const count = this.countStatement(f);
+    return this.guarded(f, async (q) => {
+      const rows = await q.query<SubscriberRow>(page.text, page.values);
+      const [row] = await q.query<{ total: number }>(count.text, count.values);
+      return { rows, total: row?.total ?? 0 };
+    });
+  }
+
+  /** Up to `limit` matches with ids above `afterId`, in id order (CSV export batches). */
+  async batch(f: SubscriberFilter, afterId: number, limit: number): Promise<SubscriberRow[]> {
+    const inLists = f.params.list_ids.length > 0;
+    const s = this.statement(withOrder(inLists ? Q['filter-page-in-lists'] : Q['filter-page'], 'subscribers.id ASC'), f, { limit, offset: 0, after_id: afterId });
+    return this.guarded(f, (q) => q.query<SubscriberRow>(s.text, s.values));
+  }
+
+  /** The ids of every match, ascending (the read-only step of bulk writes). */
+  async ids(f: SubscriberFilter): Promise<number[]> {
+    const s = this.statement(f.params.list_ids.length > 0 ? Q['filter-ids-in-lists'] : Q['filter-ids'], f, {});
+    const rows = await this.guarded(f, (q) => q.query<{ id: number }>(s.text, s.values));
+    return rows.map((r) => r.id);
+  }
+
+  private countStatement(f: SubscriberFilter): { text: string; values: unknown[] } {
+    const simple = f.compiled === null && f.params.search === '' && f.params.ids.length === 0;
+    if (simple && f.params.list_ids.length === 0) return { text: Q['total-all'].text, values: [] };
+    if (simple && f.params.list_ids.length === 1) {
+      const q = Q['total-one-list'];
+      return { text: q.text, values: positionalParams(q, { list_id: f.params.list_ids[0], subscription_status: f.params.subscription_status }) };
+    }
+    return this.statement(f.params.list_ids.length > 0 ? Q['filter-count-in-lists'] : Q['filter-count'], f, {});
+  }
+
+  private statement(q: NamedQuery, f: SubscriberFilter, extra: object): { text: string; values: unknown[] } {
+    return { text: embedQuery(q.text, f.compiled), values: positionalParams(q, { ...f.params, ...extra }) };
+  }
+
+  /** Runs `fn` guarded; a refusal caused by `search` alone is reported on `search`. */
+  private async guarded<T>(f: SubscriberFilter, fn: (q: Queryable) => Promise<T>): Promise<T> {
+    try {
+      return await guardedTx(this.runner, { timeoutMs: this.timeoutMs() }, fn);
+    } catch (err) {
+      if (err instanceof QueryRefusedError && f.compiled === null) {
+        if (f.searchText !== '') throw new FieldError('search', `the search took longer than ${this.timeoutMs()} ms; make it more specific`);
+        throw new BadRequestError(`the request took longer than ${this.timeoutMs()} ms; narrow it with filters or ask for an earlier page`);
+      }
+      throw err;
+    }
+  }
+}

@@ -1,0 +1,40 @@
+/**
+ * Settings owned by the subscribers module (conventions §10): the statement timeout of subscriber
+ * filters (issue 3 §2, default 5 s) and whether double opt-in e-mails go out automatically
+ * (listmonk's `app.send_optin_confirmation`, reference §4.3, §12).
+ */
+import { Type } from 'typebox';
+import { DURATION_PATTERN, parseDuration } from '../../util/duration.js';
+import { defineSetting, type SettingDef } from '../settings/definitions.js';
+
+/** Shortest and longest accepted filter timeouts, in milliseconds. */
+export const QUERY_TIMEOUT_RANGE = { min: 100, max: 3_600_000 } as const;
+
+/** The subscribers module's setting declarations. */
+export function subscriberSettings() {
+  return {
+    queryTimeout: defineSetting({
+      key: 'app.subscriber_query_timeout',
+      schema: Type.String({ pattern: DURATION_PATTERN }),
+      default: '5s',
+      description:
+        'Statement timeout of subscriber filters (the `query` SQL expression, `search`, list filters, bulk query operations and the CSV export), e.g. `5s`, `800ms`. PostgreSQL only: the embedded store cannot interrupt a running statement.',
+      check: (v) => {
+        const ms = parseDuration(v);
+        return ms === null || ms < QUERY_TIMEOUT_RANGE.min || ms > QUERY_TIMEOUT_RANGE.max ? 'must be a duration from 100ms to 1h' : null;
+      },
+    }),
+    sendOptinConfirmation: defineSetting({
+      key: 'app.send_optin_confirmation',
+      schema: Type.Boolean(),
+      default: true,
+      description:
+        'Send the double opt-in e-mail automatically when a subscriber gets unconfirmed memberships of double opt-in lists (create, update, list changes, public subscription). `POST /api/subscribers/:id/optin` sends regardless.',
+    }),
+  } satisfies Record<string, SettingDef>;
+}
+
+/** The timeout setting in milliseconds (a valid stored value always parses). */
+export function timeoutMs(value: string): number {
+  return parseDuration(value) ?? 5000;
+}
