@@ -28,6 +28,7 @@ import { settingsRoutes } from './modules/settings/routes.js';
 import { mediaRoutes } from './modules/media/routes.js';
 import { txRoutes } from './modules/tx/routes.js';
 import { importRoutes } from './modules/import/routes.js';
+import { trackingRoutes } from './modules/tracking/routes.js';
 import { campaignPageRoutes } from './modules/campaign-pages/routes.js';
 import { publicSubscriptionRoutes } from './modules/public-subscription/routes.js';
 
@@ -90,6 +91,7 @@ export async function buildApp(deps: Deps): Promise<App> {
   mediaRoutes(app, deps.media);
   txRoutes(app, deps.tx, () => deps.settings.get(deps.txDefs.maxAttachmentsSize));
   importRoutes(app, deps.imports);
+  trackingRoutes(app, deps.tracking);
   campaignPageRoutes(app, deps.campaignPages);
   publicSubscriptionRoutes(app, deps.publicSubscription);
   return app;

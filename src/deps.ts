@@ -39,7 +39,13 @@ import type { MessageUrls } from './mail/campaign-message.js';
 import { SubscriptionPageService } from './modules/subscription-pages/service.js';
 import { UserService } from './modules/users/service.js';
 import { CampaignStore } from './workers/campaign-store.js';
-import { CampaignRunner, DEFAULT_RUNNER_OPTIONS, type RunnerOptions } from './workers/campaign-runner.js';
+import { CampaignRunner, DEFAULT_RUNNER_OPTIONS, type MessageSettings, type RunnerOptions } from './workers/campaign-runner.js';
+import { engineSettings, type RateLimits } from './workers/engine-settings.js';
+import { DbPermitSource, RateLimiter } from './workers/rate-limiter.js';
+import { buildPostbackMessengers, messengerSettings } from './mail/messenger-settings.js';
+import { privacySettings, type PrivacySwitches } from './modules/tracking/settings.js';
+import { LinkRegistry } from './modules/tracking/links.js';
+import { TrackingService } from './modules/tracking/service.js';
 import { join } from 'node:path';
 import { mediaSettings } from './modules/media/settings.js';
 import { MediaRepo } from './modules/media/repo.js';
@@ -83,6 +89,11 @@ export interface Deps {
   health: HealthMonitor;
   /** The core setting declarations (typed keys for `settings.get`). */
   core: ReturnType<typeof coreSettings>;
+  /** Engine, privacy and messenger setting declarations. */
+  engine: ReturnType<typeof engineSettings>;
+  privacy: ReturnType<typeof privacySettings>;
+  messengerDefs: ReturnType<typeof messengerSettings>;
+  tracking: TrackingService;
   /** The delivery engine; null in API-only instances. */
   runner: CampaignRunner | null;
   /** Closes workers, messengers and the database. */
@@ -124,9 +135,12 @@ export async function buildDeps(config: Config, logger: Logger, opts: BuildOptio
   const mediaDefs = mediaSettings();
   const txDefs = txSettings();
   const importDefs = importSettings();
+  const engine = engineSettings();
+  const privacy = privacySettings();
+  const messengerDefs = messengerSettings();
   const settingDefs = [
     ...Object.values(core), ...Object.values(archive), ...Object.values(mediaDefs), ...Object.values(txDefs), ...Object.values(importDefs),
-    ...Object.values(subscriberDefs), ...Object.values(publicDefs),
+    ...Object.values(subscriberDefs), ...Object.values(publicDefs), ...Object.values(engine), ...Object.values(privacy), ...Object.values(messengerDefs),
   ];
   const settings = new SettingsService(db, settingDefs, logger.child({ component: 'settings' }));
   await settings.init();
@@ -134,7 +148,21 @@ export async function buildDeps(config: Config, logger: Logger, opts: BuildOptio
   const health = new HealthMonitor(db, logger.child({ component: 'health' }));
   metrics.campaignProgress(campaignProgressReader(db));
   const metered = (list: Messenger[]) => list.map((m) => new MeteredMessenger(m, metrics, health));
-  const messengers = new MessengerRegistry(metered(buildSmtpMessengers(settings.get(core.smtp))));
+  const allowPrivate = () => settings.get(messengerDefs.allowPrivateMessengerUrls);
+  const buildMessengers = (): Messenger[] =>
+    metered([...buildSmtpMessengers(settings.get(core.smtp)), ...buildPostbackMessengers(settings.get(messengerDefs.messengers), allowPrivate)]);
+  const messengers = new MessengerRegistry(buildMessengers());
+  const privacySwitches = (): PrivacySwitches => ({
+    individualTracking: settings.get(privacy.individualTracking),
+    disableTracking: settings.get(privacy.disableTracking),
+    unsubscribeHeader: settings.get(privacy.unsubscribeHeader),
+    allowPreferences: settings.get(privacy.allowPreferences),
+  });
+  const rateLimits = (): RateLimits => ({
+    rate: settings.get(engine.messageRate),
+    windowRate: settings.get(engine.slidingWindow) ? settings.get(engine.slidingWindowRate) : 0,
+    windowMs: parseDuration(settings.get(engine.slidingWindowDuration)) ?? 3_600_000,
+  });
 
   const users = new UserService(db);
   const templates = new TemplateService(db, templateRepo, {
@@ -150,18 +178,25 @@ export async function buildDeps(config: Config, logger: Logger, opts: BuildOptio
   }
 
   // URLs inside real messages: the delivery engine, test sends and "view in browser" use the same.
-  const urls = (): MessageUrls => ({ rootUrl: settings.get(core.rootUrl), trackViews: true });
+  const urls = (): MessageUrls => {
+    const p = privacySwitches();
+    return { rootUrl: settings.get(core.rootUrl), trackViews: !p.disableTracking, individualTracking: p.individualTracking, unsubscribeHeader: p.unsubscribeHeader };
+  };
   let runner: CampaignRunner | null = null;
   if (!config.apiOnly) {
     const runnerOpts: RunnerOptions = {
       ...DEFAULT_RUNNER_OPTIONS,
       concurrency: settings.get(core.concurrency),
       batchSize: settings.get(core.batchSize),
+      maxSendErrors: settings.get(engine.maxSendErrors),
       owner: config.instanceId,
       releaseAllAtStart: db.kind === 'pglite',
       ...opts.runner,
     };
-    runner = new CampaignRunner(new CampaignStore(db), messengers, urls, runnerOpts, logger.child({ component: 'campaign-runner' }));
+    const messageSettings = (): MessageSettings => ({ ...urls(), trackLinks: !settings.get(privacy.disableTracking) });
+    const runnerLog = logger.child({ component: 'campaign-runner' });
+    const limiter = new RateLimiter(new DbPermitSource(db), rateLimits(), runnerLog);
+    runner = new CampaignRunner(new CampaignStore(db), { messengers, limiter, links: new LinkRegistry(db), messageSettings }, runnerOpts, runnerLog);
   }
 
   const validator = new CampaignValidator({
@@ -215,10 +250,13 @@ export async function buildDeps(config: Config, logger: Logger, opts: BuildOptio
   };
 
   settings.onChange((changed) => {
-    if (changed.has(core.smtp.key)) void messengers.replace(metered(buildSmtpMessengers(settings.get(core.smtp))));
-    if (changed.has(core.concurrency.key) || changed.has(core.batchSize.key)) {
-      runner?.configure({ concurrency: settings.get(core.concurrency), batchSize: settings.get(core.batchSize) });
-    }
+    if ([core.smtp, messengerDefs.messengers].some((d) => changed.has(d.key))) void messengers.replace(buildMessengers());
+    runner?.configure({
+      concurrency: settings.get(core.concurrency),
+      batchSize: settings.get(core.batchSize),
+      maxSendErrors: settings.get(engine.maxSendErrors),
+      limits: rateLimits(),
+    });
   });
   settings.startPolling();
 
@@ -251,6 +289,10 @@ export async function buildDeps(config: Config, logger: Logger, opts: BuildOptio
     core,
     metrics,
     health,
+    engine,
+    privacy,
+    messengerDefs,
+    tracking: new TrackingService(db, privacySwitches),
     users,
     lists: new ListService(listRepo),
     subscribers,
@@ -260,7 +302,7 @@ export async function buildDeps(config: Config, logger: Logger, opts: BuildOptio
     campaigns,
     campaignMessages,
     campaignPages,
-    subscriptionPages: new SubscriptionPageService(db, subscriberRepo, () => false),
+    subscriptionPages: new SubscriptionPageService(db, subscriberRepo, privacySwitches),
     media,
     tx,
     txDefs,

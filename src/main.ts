@@ -44,7 +44,8 @@ async function main(): Promise<void> {
     }, SHUTDOWN_TIMEOUT_MS);
     force.unref();
     void (async () => {
-      await app.close();
+      // Stop claiming work at once, while the HTTP server drains its requests.
+      await Promise.all([app.close(), deps.runner?.stop()]);
       await deps.close();
       logger.info('stopped');
       process.exit(0);

@@ -14,7 +14,7 @@
 import { compile, subscriberView, type CompiledTemplate, type RenderEnv, type TemplateSource } from '../templating/index.js';
 import { emailDomain, parseSender } from './address.js';
 import { markdownToHtml } from './markdown.js';
-import type { OutgoingMessage } from './messenger.js';
+import type { MessageContext, OutgoingMessage } from './messenger.js';
 import { compileTextAlternative, htmlToText } from './text-alternative.js';
 
 /** The campaign fields a message needs. */
@@ -59,7 +59,13 @@ export interface MessageUrls {
   trackViews: boolean;
   /** Resolves a TrackLink URL for a subscriber; identity when link tracking is off. */
   trackLink?: (url: string, subscriberUuid: string) => string;
+  /** `privacy.individual_tracking`: false puts the zero UUID in the pixel instead of the subscriber's. */
+  individualTracking?: boolean;
+  /** `privacy.unsubscribe_header` (default true): add List-Unsubscribe and List-Unsubscribe-Post. */
+  unsubscribeHeader?: boolean;
 }
+
+const ZERO_UUID = '00000000-0000-0000-0000-000000000000';
 
 const BASE_PLACEHOLDER = '{{ template "content" . }}';
 
@@ -176,7 +182,7 @@ export class CampaignMessageBuilder {
       archiveUrl: () => `${rootUrl}/archive`,
       trackView: (root) =>
         this.urls.trackViews
-          ? `<img src="${rootUrl}/campaign/${c.uuid}/${subUuid(root)}/px.png" width="1" height="1" alt="" style="display:none;border:0;">`
+          ? `<img src="${rootUrl}/campaign/${c.uuid}/${this.urls.individualTracking === false ? ZERO_UUID : subUuid(root)}/px.png" width="1" height="1" alt="" style="display:none;border:0;">`
           : '',
       trackLink: (url, root) => (this.urls.trackLink ? this.urls.trackLink(url, subUuid(root)) : url),
     };
@@ -211,14 +217,16 @@ export class CampaignMessageBuilder {
     const data = this.data(sub);
     const body = this.body.execute(data, this.env);
     const unsub = unsubscribeUrl(this.urls.rootUrl, this.campaign.uuid, sub.uuid);
-    const headers: Array<[string, string]> = [
-      ['List-Unsubscribe', `<${unsub}>`],
-      ['List-Unsubscribe-Post', 'List-Unsubscribe=One-Click'],
+    const headers: Array<[string, string]> = [];
+    if (this.urls.unsubscribeHeader !== false) {
+      headers.push(['List-Unsubscribe', `<${unsub}>`], ['List-Unsubscribe-Post', 'List-Unsubscribe=One-Click']);
+    }
+    headers.push(
       ['X-Mailroom-Campaign', this.campaign.uuid],
       ['X-Mailroom-Subscriber', sub.uuid],
       ['X-Listmonk-Campaign', this.campaign.uuid],
       ['X-Listmonk-Subscriber', sub.uuid],
-    ];
+    );
     for (const [name, tpl] of this.headers) headers.push([name, tpl.execute(data, this.env).replace(/[\r\n]+/gu, ' ')]);
     return {
       from: this.campaign.from_email,
@@ -227,6 +235,17 @@ export class CampaignMessageBuilder {
       ...(this.isPlain ? { text: body } : { html: body, ...this.textAlternative(data, body) }),
       headers,
       messageId: `${this.campaign.uuid}.${sub.uuid}@${this.domain}`,
+      context: this.context(sub),
+    };
+  }
+
+  /** Recipient and campaign fields for postback messengers (listmonk reference §18.2). */
+  private context(sub: SubscriberForMessage): MessageContext {
+    const c = this.campaign;
+    return {
+      contentType: c.content_type,
+      recipient: { uuid: sub.uuid, email: sub.email, name: sub.name, attribs: sub.attribs, status: sub.status },
+      campaign: { uuid: c.uuid, name: c.name, from_email: c.from_email, headers: c.headers, tags: c.tags },
     };
   }
 

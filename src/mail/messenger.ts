@@ -19,6 +19,17 @@ export interface OutgoingMessage {
   /** Message-ID without angle brackets, e.g. `campaign.subscriber@example.com`. */
   messageId: string;
   attachments?: Array<{ filename: string; content: Buffer; contentType?: string }>;
+  /** What HTTP (postback) messengers send besides the rendered content (listmonk reference §18.2). */
+  context?: MessageContext;
+}
+
+/** The recipient and campaign of a message, for postback messengers (listmonk reference §18.2). */
+export interface MessageContext {
+  /** Campaign content type (`richtext`, `html`, `markdown`, `plain`, `visual`). */
+  contentType: string;
+  recipient: { uuid: string; email: string; name: string; attribs: Record<string, unknown>; status: string };
+  /** Null for messages that belong to no campaign (transactional). */
+  campaign: { uuid: string; name: string; from_email: string; headers: Array<Record<string, string>>; tags: string[] } | null;
 }
 
 /**
@@ -46,6 +57,11 @@ export class SendError extends Error {
 export interface Messenger {
   /** Name campaigns refer to (`email`, `email-<server>`, a postback name). */
   readonly name: string;
+  /**
+   * How many times the engine retries a transient failure right away (with backoff) before it counts
+   * a send error and defers the message (SMTP block / messenger `max_msg_retries`). Default 2.
+   */
+  readonly maxRetries?: number;
   /** Delivers one message; resolves once the server accepted it. Throws SendError. */
   push(message: OutgoingMessage): Promise<void>;
   /** Closes pooled connections; pending pushes may fail. */

@@ -27,17 +27,22 @@ export function smtpOptions(s: SmtpServer): SmtpServerOptions {
     socketTimeoutMs: Math.max(parseDuration(s.idle_timeout) ?? 15_000, 5000),
     ...(s.hello_hostname ? { helloName: s.hello_hostname } : {}),
     headers: s.email_headers.flatMap((h) => Object.entries(h)),
+    maxRetries: s.max_msg_retries,
   };
 }
 
 /** The `email` messenger: several servers used in turn. */
 export class RoundRobinMessenger implements Messenger {
   private next = 0;
+  /** The largest `max_msg_retries` of the servers: a retry may go to another server. */
+  readonly maxRetries: number;
 
   constructor(
     readonly name: string,
     private readonly servers: Messenger[],
-  ) {}
+  ) {
+    this.maxRetries = Math.max(0, ...servers.map((s) => s.maxRetries ?? 2));
+  }
 
   /** Sends through the next server in turn. Throws SendError. */
   async push(message: OutgoingMessage): Promise<void> {
@@ -66,10 +71,14 @@ export function buildSmtpMessengers(servers: SmtpServer[]): Messenger[] {
 
 /** A second name for a pool owned by the `email` messenger (closing it is the owner's job). */
 class SharedMessenger implements Messenger {
+  readonly maxRetries: number;
+
   constructor(
     readonly name: string,
     private readonly inner: Messenger,
-  ) {}
+  ) {
+    this.maxRetries = inner.maxRetries ?? 2;
+  }
 
   push(message: OutgoingMessage): Promise<void> {
     return this.inner.push(message);

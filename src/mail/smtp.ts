@@ -1,7 +1,11 @@
 /**
  * The SMTP messenger: a nodemailer connection pool to one server. Failures are classified from the
- * error's `code` and SMTP `responseCode`, never from message text (conventions §7; nodemailer
- * lib/errors): 5xx replies are permanent, 4xx replies and connection-level errors are transient.
+ * error's `code`, `command` and SMTP `responseCode`, never from message text (conventions §7; nodemailer
+ * lib/errors): a 5xx reply to the recipient (RCPT TO, nodemailer `EENVELOPE`) is permanent — a hard
+ * bounce for that subscriber; 4xx replies, connection-level errors and timeouts are transient. A 5xx at
+ * another stage (MAIL FROM, DATA, AUTH) says nothing about the recipient — a relay refusing to relay
+ * or rejecting our credentials answers 5xx for every message — so it is transient too: retried, counted
+ * toward `app.max_send_errors`, and never recorded as the subscriber's bounce.
  */
 import nodemailer, { type Transporter } from 'nodemailer';
 import type SMTPPool from 'nodemailer/lib/smtp-pool/index.js';
@@ -34,14 +38,19 @@ export interface SmtpServerOptions {
   socketTimeoutMs?: number;
   /** EHLO name (default: the OS host name). */
   helloName?: string;
+  /** Immediate retries of a transient failure before the engine defers the message (default 2). */
+  maxRetries?: number;
 }
 
 /** Classifies a nodemailer error as transient or permanent and wraps it in a SendError. */
 export function classifySmtpError(err: unknown): SendError {
-  const e = err as { code?: string; responseCode?: number; response?: string; message?: string };
+  const e = err as { code?: string; command?: string; responseCode?: number; response?: string; message?: string };
   const rc = typeof e.responseCode === 'number' ? e.responseCode : null;
   const detail = (e.response ?? e.message ?? 'SMTP error').slice(0, 500);
-  if (rc !== null && rc >= 500 && rc < 600) return new SendError('permanent', detail, rc);
+  // nodemailer also reports a refused MAIL FROM as EENVELOPE, so the command decides when it is known.
+  const command = (e.command ?? '').toUpperCase();
+  const atRecipient = command.startsWith('RCPT') || (command === '' && e.code === 'EENVELOPE');
+  if (rc !== null && rc >= 500 && rc < 600 && atRecipient) return new SendError('permanent', detail, rc);
   return new SendError('transient', detail, rc);
 }
 
@@ -49,6 +58,7 @@ export function classifySmtpError(err: unknown): SendError {
 export class SmtpMessenger implements Messenger {
   private readonly transport: Transporter<SMTPPool.SentMessageInfo>;
   private readonly headers: Array<[string, string]>;
+  readonly maxRetries: number;
 
   constructor(
     readonly name: string,
@@ -56,6 +66,7 @@ export class SmtpMessenger implements Messenger {
   ) {
     const auth = options.user ? { user: options.user, pass: options.password ?? '' } : undefined;
     this.headers = options.headers ?? [];
+    this.maxRetries = options.maxRetries ?? 2;
     this.transport = nodemailer.createTransport({
       pool: true,
       host: options.host,
@@ -89,7 +100,7 @@ export class SmtpMessenger implements Messenger {
         disableFileAccess: true,
         disableUrlAccess: true,
       });
-      if (info.rejected.length > 0) throw Object.assign(new Error(info.response), { responseCode: 550 });
+      if (info.rejected.length > 0) throw Object.assign(new Error(info.response), { responseCode: 550, code: 'EENVELOPE' });
     } catch (err) {
       throw classifySmtpError(err);
     }

@@ -9,11 +9,14 @@
  * - duplicates are bounded: at most `window` recipients per batch are ever dispatched without their
  *   outcome being written, so a crash re-sends at most `window` messages per batch in progress.
  */
+import { setMaxListeners } from 'node:events';
 import type { Logger } from 'pino';
-import { CampaignMessageBuilder, type MessageUrls } from '../mail/campaign-message.js';
+import { CampaignMessageBuilder, type MessageUrls, type SubscriberForMessage } from '../mail/campaign-message.js';
 import { SendError, type Messenger, type OutgoingMessage } from '../mail/messenger.js';
+import type { CampaignLinks } from '../modules/tracking/links.js';
 import { BatchProgress, type Outcome } from './batch-progress.js';
 import type { Batch, CampaignStore, RunningCampaign } from './campaign-store.js';
+import type { RateLimiter } from './rate-limiter.js';
 import { Semaphore, sleep } from './semaphore.js';
 
 /** Tunables of the engine. Durations in milliseconds. */
@@ -31,6 +34,24 @@ export interface EngineOptions {
   /** First retry delay after a transient failure; doubles up to {@link retryMaxMs}. */
   retryBaseMs: number;
   retryMaxMs: number;
+  /** Send errors in one run after which the campaign pauses (`app.max_send_errors`; 0: never). */
+  maxSendErrors: number;
+}
+
+/** What a job uses besides the store: its messenger (looked up at each send), permits, tracked links. */
+export interface JobParts {
+  /** The campaign's messenger now (settings may replace it while the job runs); undefined if gone. */
+  messenger: () => Messenger | undefined;
+  slots: Semaphore;
+  limiter: RateLimiter;
+  /** Tracked-link registration for this campaign; null when link tracking is off. */
+  links: CampaignLinks | null;
+}
+
+/** A claimed batch with its recipients still to handle. */
+interface Claimed {
+  batch: Batch;
+  recipients: SubscriberForMessage[];
 }
 
 /** Why a job stopped. */
@@ -42,18 +63,22 @@ export class CampaignJob {
   private stopReason: StopReason | null = null;
   private readonly builder: CampaignMessageBuilder;
 
+  private readonly slots: Semaphore;
+
   /** Throws TemplateSyntaxError when the campaign or its template does not compile. */
   constructor(
     readonly campaign: RunningCampaign,
-    private readonly messenger: Messenger,
+    private readonly parts: JobParts,
     private readonly store: CampaignStore,
-    private readonly slots: Semaphore,
     private readonly opts: EngineOptions,
     urls: MessageUrls,
     private readonly log: Logger,
-    private readonly beforeSend: () => Promise<void> = async () => undefined,
   ) {
-    this.builder = new CampaignMessageBuilder(campaign, campaign.template_body, urls);
+    const links = parts.links;
+    this.builder = new CampaignMessageBuilder(campaign, campaign.template_body, links ? { ...urls, trackLink: (u, s) => links.trackLink(u, s) } : urls);
+    this.slots = parts.slots;
+    // Every concurrent send waiting for a permit or a retry listens for the stop: many by design.
+    setMaxListeners(0, this.abort.signal);
   }
 
   /** Asks the job to stop: no new sends; in-flight ones settle; progress is written; the batch is released. */
@@ -66,26 +91,50 @@ export class CampaignJob {
     return this.stopReason !== null;
   }
 
-  /** Runs until the campaign has no more work here or the job is stopped. */
+  /**
+   * Runs until the campaign has no more work here or the job is stopped. The next batch is claimed and
+   * its recipients fetched while the current batch's last sends settle (so the database round trips
+   * are off the sending path); its dispatching starts only after the current batch is written, so at
+   * most one batch per campaign has unwritten outcomes (the duplicate bound is unchanged).
+   */
   async run(): Promise<void> {
     const id = this.campaign.id;
-    while (!this.stopped) {
-      const batch = await this.store.claimBatch(id, this.opts.owner, this.opts.leaseMs, this.opts.batchSize);
-      if (batch === null) {
-        if (await this.store.finishIfComplete(id)) this.log.info({ campaign_id: id }, 'campaign finished');
-        return;
+    // Links known at compile time are registered before the first message that carries them.
+    if (this.parts.links) await this.parts.links.registerAll(this.builder.trackedUrls());
+    let next: Promise<Claimed | null> | null = this.claimNext();
+    try {
+      while (!this.stopped && next !== null) {
+        const claimed = await next;
+        next = null;
+        if (claimed === null) {
+          if (await this.store.finishIfComplete(id)) this.log.info({ campaign_id: id }, 'campaign finished');
+          return;
+        }
+        await this.processBatch(claimed, () => {
+          if (!this.stopped) next = this.claimNext();
+        });
+        next ??= this.stopped ? null : this.claimNext();
       }
-      await this.processBatch(batch);
+    } finally {
+      // Stopped with a batch claimed ahead: give it back untouched.
+      const left = await next?.catch(() => null);
+      if (left) await this.store.checkpoint(left.batch, this.opts.owner, this.opts.leaseMs, { checkpointId: left.batch.checkpoint_id, doneIds: left.batch.done_ids, sent: 0, done: false, release: true });
     }
   }
 
-  private async processBatch(batch: Batch): Promise<void> {
-    const recipients = await this.store.recipients(batch);
+  /** Claims the next batch and fetches its recipients; null when none is left. */
+  private async claimNext(): Promise<Claimed | null> {
+    const batch = await this.store.claimBatch(this.campaign.id, this.opts.owner, this.opts.leaseMs, this.opts.batchSize);
+    return batch === null ? null : { batch, recipients: await this.store.recipients(batch) };
+  }
+
+  /** Sends one batch; calls `dispatched` once every recipient is dispatched (before they settle). */
+  private async processBatch({ batch, recipients }: Claimed, dispatched: () => void): Promise<void> {
     const progress = new BatchProgress(recipients.map((r) => r.id), batch.checkpoint_id, batch.done_ids);
     const flusher = new Flusher(this, batch, progress);
     const inflight = new Set<Promise<void>>();
     const settled = new Notifier();
-    const timer = setInterval(() => void flusher.flush(), this.opts.checkpointMs);
+    const timer = setInterval(() => void flusher.tick(), this.opts.checkpointMs);
     try {
       for (const sub of recipients) {
         while (!this.stopped && progress.unpersisted() >= this.opts.window) {
@@ -96,7 +145,7 @@ export class CampaignJob {
         const index = progress.dispatchNext();
         let message: OutgoingMessage;
         try {
-          message = this.builder.render(sub);
+          message = await this.render(sub);
         } catch (err) {
           this.log.error({ err, campaign_id: batch.campaign_id, subscriber_id: sub.id }, 'message could not be rendered; skipped');
           progress.settle(index, 'skipped');
@@ -110,6 +159,7 @@ export class CampaignJob {
         inflight.add(p);
         void p.finally(() => inflight.delete(p));
       }
+      dispatched();
       await Promise.all(inflight);
     } finally {
       clearInterval(timer);
@@ -117,30 +167,64 @@ export class CampaignJob {
     await flusher.final();
   }
 
-  /** Sends with retries; resolves to the outcome, or null when the job stopped before it settled. */
+  /**
+   * Renders a subscriber's message. A TrackLink URL computed for this subscriber that is not registered
+   * yet is registered first and the message rendered again, so every tracked URL sent is registered.
+   */
+  private async render(sub: SubscriberForMessage): Promise<OutgoingMessage> {
+    const message = this.builder.render(sub);
+    if (this.parts.links === null || !(await this.parts.links.registerMissing())) return message;
+    return this.builder.render(sub);
+  }
+
+  /**
+   * Sends with retries; resolves to the outcome, or null when the job stopped before it settled.
+   * A transient failure is retried with exponential backoff; after `maxRetries` retries the message is
+   * deferred — one send error is counted, and it keeps being retried every `retryMaxMs` (each failure
+   * then counts again) — so it is never lost and never counted as sent. A permanent failure is a hard
+   * bounce and a send error. Past `app.max_send_errors` the campaign pauses; the unsent recipients stay
+   * after the checkpoint and are sent when it resumes.
+   */
   private async deliver(message: OutgoingMessage, subscriberId: number, campaignId: number): Promise<Outcome | null> {
     let holding = true;
     for (let attempt = 0; ; attempt++) {
+      let error: SendError;
+      const messenger = this.parts.messenger();
       try {
         if (!holding) await this.slots.acquire();
         holding = true;
         if (this.stopped) return null;
-        await this.beforeSend();
-        await this.messenger.push(message);
+        if (!(await this.parts.limiter.take(this.abort.signal))) return null;
+        if (messenger === undefined) throw new SendError('transient', `messenger "${this.campaign.messenger}" is not configured`);
+        await messenger.push(message);
         return 'sent';
       } catch (err) {
-        const e = err instanceof SendError ? err : new SendError('transient', String(err));
-        if (e.kind === 'permanent') {
-          await this.recordBounce(subscriberId, campaignId, e);
-          return 'bounced';
-        }
-        this.log.warn({ campaign_id: campaignId, subscriber_id: subscriberId, attempt, err: e.message }, 'transient send failure; retrying');
+        error = err instanceof SendError ? err : new SendError('transient', String(err));
       } finally {
         if (holding) this.slots.release();
         holding = false;
       }
+      if (error.kind === 'permanent') {
+        await this.recordBounce(subscriberId, campaignId, error);
+        await this.countError(error);
+        return 'bounced';
+      }
+      const retries = messenger?.maxRetries ?? 2;
+      const deferred = attempt >= retries;
+      this.log.warn({ campaign_id: campaignId, subscriber_id: subscriberId, attempt, deferred, err: error.message }, 'transient send failure; retrying');
+      if (deferred) await this.countError(error);
       if (this.stopped) return null;
-      await sleep(Math.min(this.opts.retryBaseMs * 2 ** attempt, this.opts.retryMaxMs), this.abort.signal);
+      await sleep(deferred ? this.opts.retryMaxMs : Math.min(this.opts.retryBaseMs * 2 ** attempt, this.opts.retryMaxMs), this.abort.signal);
+      if (this.stopped) return null;
+    }
+  }
+
+  /** Counts one send error; stops the job when the campaign paused because of it. */
+  private async countError(e: SendError): Promise<void> {
+    const status = await this.store.addSendErrors(this.campaign.id, 1, this.opts.maxSendErrors, e.message);
+    if (status !== 'running') {
+      if (status === 'paused') this.log.warn({ campaign_id: this.campaign.id, err: e.message }, 'campaign paused: too many send errors');
+      this.stop('status');
     }
   }
 
@@ -191,12 +275,23 @@ class Notifier {
 class Flusher {
   private running: Promise<void> | null = null;
   private failures = 0;
+  private lastWrite = Date.now();
 
   constructor(
     private readonly job: CampaignJob,
     private readonly batch: Batch,
     private readonly progress: BatchProgress,
   ) {}
+
+  /**
+   * The periodic checkpoint: writes when recipients settled since the last write, or when a third of
+   * the lease has passed (renewal). Idle ticks cost no database round trip.
+   */
+  async tick(): Promise<void> {
+    const { opts } = this.job.ctx;
+    if (this.progress.settledUnpersisted() === 0 && Date.now() - this.lastWrite < opts.leaseMs / 3) return;
+    await this.flush();
+  }
 
   /** Writes the current progress (after a failure, waits first: 0.1 s doubling up to 5 s). */
   async flush(): Promise<void> {
@@ -237,6 +332,7 @@ class Flusher {
       });
       if (status !== null) this.progress.commit(snap);
       this.failures = 0;
+      this.lastWrite = Date.now();
       this.job.onCheckpoint(status, this.batch.id);
     } catch (err) {
       if (done || release) throw err;

@@ -9,10 +9,28 @@ import type { Logger } from 'pino';
 import { isConnectionError } from '../db/db.js';
 import type { MessageUrls } from '../mail/campaign-message.js';
 import type { MessengerRegistry } from '../mail/messenger.js';
+import { CampaignLinks, type LinkRegistry } from '../modules/tracking/links.js';
 import { TemplateSyntaxError } from '../templating/index.js';
 import { CampaignJob, type EngineOptions } from './campaign-job.js';
 import type { CampaignStore, RunningCampaign } from './campaign-store.js';
+import type { RateLimits } from './engine-settings.js';
+import type { RateLimiter } from './rate-limiter.js';
 import { Semaphore, sleep } from './semaphore.js';
+
+/** What the runner reads from the settings for each new job: public URLs and privacy switches. */
+export interface MessageSettings extends MessageUrls {
+  /** `privacy.disable_tracking` off: TrackLink URLs are registered and rewritten. */
+  trackLinks: boolean;
+}
+
+/** The runner's collaborators besides the store. */
+export interface RunnerParts {
+  messengers: MessengerRegistry;
+  limiter: RateLimiter;
+  links: LinkRegistry;
+  /** Read when a job starts (a campaign's links and pixel follow the settings of its run). */
+  messageSettings: () => MessageSettings;
+}
 
 /** Runner settings. Durations in milliseconds. */
 export interface RunnerOptions extends EngineOptions {
@@ -26,6 +44,7 @@ export interface RunnerOptions extends EngineOptions {
 
 /** Defaults: listmonk's batch size and concurrency; a 200-message duplicate bound; 30 s leases. */
 export const DEFAULT_RUNNER_OPTIONS: Omit<RunnerOptions, 'owner' | 'releaseAllAtStart'> = {
+  maxSendErrors: 1000,
   concurrency: 10,
   batchSize: 1000,
   window: 200,
@@ -46,8 +65,7 @@ export class CampaignRunner {
 
   constructor(
     private readonly store: CampaignStore,
-    private readonly messengers: MessengerRegistry,
-    private readonly urls: () => MessageUrls,
+    private readonly parts: RunnerParts,
     private readonly opts: RunnerOptions,
     private readonly log: Logger,
   ) {
@@ -97,15 +115,18 @@ export class CampaignRunner {
   }
 
   private async startJob(campaign: RunningCampaign): Promise<void> {
-    const messenger = this.messengers.get(campaign.messenger);
-    if (messenger === undefined) {
+    const { messengers, limiter, links } = this.parts;
+    if (messengers.get(campaign.messenger) === undefined) {
       await this.store.pause(campaign.id, `messenger "${campaign.messenger}" is not configured`);
       this.log.error({ campaign_id: campaign.id, messenger: campaign.messenger }, 'campaign paused: unknown messenger');
       return;
     }
     let job: CampaignJob;
     try {
-      job = new CampaignJob(campaign, messenger, this.store, this.slots, this.opts, this.urls(), this.log);
+      const ms = this.parts.messageSettings();
+      const tracking = ms.trackLinks ? new CampaignLinks(links, campaign, ms.rootUrl, ms.individualTracking ?? false) : null;
+      const parts = { messenger: () => messengers.get(campaign.messenger), slots: this.slots, limiter, links: tracking };
+      job = new CampaignJob(campaign, parts, this.store, this.opts, ms, this.log);
     } catch (err) {
       const why = err instanceof TemplateSyntaxError ? err.message : 'the campaign could not be prepared';
       await this.store.pause(campaign.id, `template error: ${why}`);
@@ -122,14 +143,17 @@ export class CampaignRunner {
 
   /**
    * Applies changed engine settings without a restart: concurrency takes effect as send slots are
-   * released; batch size applies to batches carved from now on.
+   * released; batch size applies to batches carved from now on; the error limit at the next error;
+   * rate limits at once.
    */
-  configure(change: { concurrency?: number; batchSize?: number }): void {
+  configure(change: { concurrency?: number; batchSize?: number; maxSendErrors?: number; limits?: RateLimits }): void {
     if (change.concurrency !== undefined) {
       this.opts.concurrency = change.concurrency;
       this.slots.resize(change.concurrency);
     }
     if (change.batchSize !== undefined) this.opts.batchSize = change.batchSize;
+    if (change.maxSendErrors !== undefined) this.opts.maxSendErrors = change.maxSendErrors;
+    if (change.limits !== undefined) this.parts.limiter.configure(change.limits);
   }
 
   /** Number of campaigns being delivered by this instance. */

@@ -18,6 +18,7 @@ const Q = loadQueries(new URL('./queries.sql', import.meta.url), [
   'batch-release-owned',
   'campaign-finish-if-complete',
   'campaign-pause-with-reason',
+  'campaign-add-send-errors',
   'bounce-insert',
 ]);
 
@@ -125,6 +126,15 @@ export class CampaignStore {
   /** Pauses a running campaign and records why. */
   async pause(campaignId: number, reason: string): Promise<void> {
     await this.db.run(Q['campaign-pause-with-reason'], { id: campaignId, reason });
+  }
+
+  /**
+   * Counts `n` send errors in the campaign's current run; pauses it (with a status_reason) once they
+   * reach `max` (0: never). Returns the campaign's status afterwards, or null when it is gone.
+   */
+  async addSendErrors(campaignId: number, n: number, max: number, lastError: string): Promise<string | null> {
+    const [row] = await this.db.run<{ status: string }>(Q['campaign-add-send-errors'], { id: campaignId, n, max, last_error: lastError.slice(0, 500) });
+    return row?.status ?? null;
   }
 
   /** Records a bounce for a subscriber of a campaign. */

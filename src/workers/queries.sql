@@ -39,6 +39,7 @@ UPDATE campaigns SET
   max_subscriber_id = greatest(audience.max_id, campaigns.last_subscriber_id),
   to_send = c.sent + todo.n,
   prepared_run_no = run_no,
+  send_errors = 0,
   updated_at = now()
 FROM c, audience, todo
 WHERE campaigns.id = c.id
@@ -123,6 +124,19 @@ RETURNING id;
 UPDATE campaigns SET status = 'paused', status_reason = :reason, updated_at = now()
 WHERE id = :id AND status = 'running'
 RETURNING id;
+
+-- name: campaign-add-send-errors
+-- Counts send errors of the current run; when they reach :max (> 0) the running campaign pauses and
+-- says why (listmonk §15.1 app.max_send_errors). Returns the campaign's status afterwards.
+UPDATE campaigns SET
+  send_errors = send_errors + :n,
+  status = CASE WHEN :max::int > 0 AND send_errors + :n >= :max::int AND status = 'running' THEN 'paused' ELSE status END,
+  status_reason = CASE WHEN :max::int > 0 AND send_errors + :n >= :max::int AND status = 'running'
+                       THEN left(format('paused after %s send errors (app.max_send_errors = %s); last: %s', send_errors + :n, :max::int, :last_error::text), 1000)
+                       ELSE status_reason END,
+  updated_at = now()
+WHERE id = :id
+RETURNING status;
 
 -- name: bounce-insert
 -- Records a hard bounce for a permanent delivery failure.

@@ -89,9 +89,11 @@ describe('content types', () => {
     const ada = mails.find((m) => m.envelope.to[0] === 'ada@example.org')!;
     expect(headerValue(ada.parsed, 'Content-Type')).toMatch(/^multipart\/alternative/u);
     expect(ada.parsed.html).toContain('<h1>News for Ada</h1>');
-    expect(ada.parsed.html).toContain('<a href="https://example.com/post?a=1&amp;b=2">the post</a> <strong>today</strong>');
+    // TrackLink: the URL is registered for the campaign and replaced by its tracking URL (issue 5).
+    const tracked = `${ROOT_URL}/link/[0-9a-f-]{36}/[0-9a-f-]{36}/00000000-0000-0000-0000-000000000000`;
+    expect(ada.parsed.html).toMatch(new RegExp(`<a href="${tracked}">the post</a> <strong>today</strong>`, 'u'));
     expect(ada.parsed.text).toContain('News for Ada');
-    expect(ada.parsed.text).toContain('Read the post [https://example.com/post?a=1&b=2] today.');
+    expect(ada.parsed.text).toMatch(new RegExp(`Read the post \\[${tracked}\\] today\\.`, 'u'));
     expect(ada.parsed.text).toContain(`[${ROOT_URL}/subscription/`);
     expect(ada.parsed.text).not.toContain('<');
   });

@@ -67,6 +67,7 @@ describe('SIGKILL in the middle of a campaign', () => {
     let server: ServerProcess = await startServer(env);
     let campaignId: number;
     try {
+      expect((await server.api('PUT', '/api/settings', { 'app.message_rate': 0 })).status).toBe(200);
       const created = await server.api('POST', '/api/campaigns', { name: 'Crash', subject: 'Hi {{ .Subscriber.FirstName }}', lists: [listId], body: '<p>{{ .Subscriber.Attribs.n }}</p>' });
       expect(created.status).toBe(200);
       campaignId = created.body.data.id;

@@ -46,6 +46,8 @@ describe.runIf(enabled)('PostgreSQL restarts mid-campaign', () => {
   });
 
   it('reports the outage, recovers without a restart, and loses nothing', async () => {
+    // No rate limit: the default (10 messages/s) would stretch the campaign over minutes.
+    expect((await server.api('PUT', '/api/settings', { 'app.message_rate': 0 })).status).toBe(200);
     const created = await server.api('POST', '/api/campaigns', { name: 'Fault', subject: 'Hi', lists: [listId], body: '<p>x</p>' });
     expect(created.status).toBe(200);
     const id = created.body.data.id as number;

@@ -30,6 +30,8 @@ export interface TestApp {
 /** Options: environment overrides and engine tunables. `startRunner` starts the delivery engine. */
 export interface TestAppOptions {
   env?: Record<string, string>;
+  /** Settings written before the app is used; default `{"app.message_rate": 0}` (no rate limit); null: none. */
+  settings?: Record<string, unknown> | null;
   runner?: Partial<Omit<RunnerOptions, 'owner'>>;
   startRunner?: boolean;
   /** Importer tunables (batch size, the beforeFlush hook). */
@@ -54,6 +56,8 @@ export async function buildTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
   });
   const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const deps = await buildDeps(config, logger, { db: testDb.db, runner: { ...FAST_RUNNER, ...opts.runner }, ...(opts.importer ? { importer: opts.importer } : {}) });
+  // Tests send as fast as they can unless they test the limiter (the default rate is 10 messages/s).
+  if (opts.settings !== null) await deps.settings.update({ 'app.message_rate': 0, ...opts.settings });
   const app = await buildApp(deps);
   await app.ready();
   if (opts.startRunner) await deps.runner?.start();

@@ -12,6 +12,8 @@ export interface ReceivedMail {
   envelope: { from: string; to: string[] };
   parsed: ParsedMail;
   raw: Buffer;
+  /** When the sink accepted the message (ms since the epoch). */
+  receivedAt: number;
 }
 
 /** Decides to refuse a recipient: return an SMTP code (4xx/5xx) to refuse, or null to accept. */
@@ -54,12 +56,13 @@ export async function startSmtpSink(opts: { parse?: boolean } = {}): Promise<Smt
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('end', () => {
         const raw = Buffer.concat(chunks);
+        const receivedAt = Date.now();
         const envelope = {
           from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
           to: session.envelope.rcptTo.map((r) => r.address),
         };
         const done = (parsed: ParsedMail): void => {
-          messages.push({ envelope, parsed, raw });
+          messages.push({ envelope, parsed, raw, receivedAt });
           for (const w of [...waiters]) {
             if (messages.length >= w.n) {
               waiters.splice(waiters.indexOf(w), 1);
@@ -93,6 +96,12 @@ export async function startSmtpSink(opts: { parse?: boolean } = {}): Promise<Smt
     },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   }) as SmtpSink;
+}
+
+/** The Message-ID of a raw message (without angle brackets), or undefined. Works with `parse: false`. */
+export function rawMessageId(raw: Buffer): string | undefined {
+  const head = raw.subarray(0, Math.min(raw.length, 8192)).toString('latin1');
+  return /^Message-ID:\s*<([^>]+)>/imu.exec(head)?.[1];
 }
 
 /** The unfolded value of the first header called `name` in a parsed message, or undefined. */

@@ -132,6 +132,11 @@ export class MeteredMessenger implements Messenger {
     return this.inner.name;
   }
 
+  /** The wrapped messenger's immediate-retry count (the engine reads it). */
+  get maxRetries(): number | undefined {
+    return this.inner.maxRetries;
+  }
+
   /** Pushes through the wrapped messenger; rethrows its SendError after counting it. */
   async push(message: OutgoingMessage): Promise<void> {
     try {

@@ -18,7 +18,20 @@ UPDATE subscriber_lists SET status = 'unsubscribed', updated_at = now()
 WHERE subscriber_id = :subscriber_id AND list_id = ANY(:list_ids::int[]) AND status <> 'unsubscribed'
 RETURNING list_id;
 
--- name: view-insert
--- Records an open. The subscriber is stored only with individual tracking on (privacy).
-INSERT INTO campaign_views (campaign_id, subscriber_id)
-SELECT c.id, :subscriber_id::int FROM campaigns c WHERE c.uuid = :campaign_uuid::uuid;
+-- name: subscriber-public-memberships
+-- The subscriber's memberships of lists that are not private (the preferences page never shows those).
+SELECT l.uuid::text AS uuid, l.name, sl.status
+FROM subscriber_lists sl JOIN lists l ON l.id = sl.list_id
+WHERE sl.subscriber_id = :subscriber_id AND l.type <> 'private'
+ORDER BY l.name, l.id;
+
+-- name: preferences-save
+-- Saves the preferences form: the new name, and every non-private membership not kept is unsubscribed.
+WITH renamed AS (
+  UPDATE subscribers SET name = :name, updated_at = now() WHERE id = :subscriber_id AND name <> :name RETURNING id
+)
+UPDATE subscriber_lists sl SET status = 'unsubscribed', updated_at = now()
+FROM lists l
+WHERE l.id = sl.list_id AND sl.subscriber_id = :subscriber_id AND l.type <> 'private'
+  AND sl.status <> 'unsubscribed' AND NOT (l.uuid::text = ANY(:keep::text[]))
+RETURNING sl.list_id;

@@ -7,12 +7,35 @@ import type { FastifyReply } from 'fastify';
 import type { App } from '../../http/types.js';
 import { html, page } from '../../http/html.js';
 import { multipartAsBody } from '../../http/form.js';
-import { isUuid, type SubscriptionPageService, type UnsubscribeContext } from './service.js';
+import { FieldError } from '../../errors.js';
+import { isUuid, type PreferenceMembership, type SubscriptionPageService, type UnsubscribeContext } from './service.js';
 
 const tags = ['public pages'];
 const PagePath = Type.Object({ campaignUuid: Type.String({ maxLength: 64 }), subscriberUuid: Type.String({ maxLength: 64 }) });
-// A 1×1 transparent PNG.
-const PIXEL = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
+const PageQuery = Type.Object({ manage: Type.Optional(Type.String({ maxLength: 10 })) });
+
+function isTrue(v: unknown): boolean {
+  return typeof v === 'string' && ['true', '1', 'on', 'yes'].includes(v.toLowerCase());
+}
+
+function asList(v: unknown): string[] {
+  if (Array.isArray(v)) return v.map(String);
+  return typeof v === 'string' && v !== '' ? [v] : [];
+}
+
+function preferencesForm(ctx: UnsubscribeContext, lists: PreferenceMembership[], action: string) {
+  const boxes = lists.map(
+    (l) => html`<label><input type="checkbox" name="l" value="${l.uuid}"${l.status !== 'unsubscribed' ? html` checked` : html``}> ${l.name}</label>`,
+  );
+  return html`<h1>Manage preferences</h1>
+<form method="post" action="${action}">
+<input type="hidden" name="manage" value="true">
+<label>Name <input type="text" name="name" maxlength="256" required value="${ctx.subscriber.name}"></label>
+<p class="muted">${ctx.subscriber.email}</p>
+${lists.length > 0 ? html`<p>Your subscriptions (untick to leave a list):</p>${boxes}` : html`<p class="muted">You have no subscriptions to manage.</p>`}
+<p><button type="submit">Save</button></p>
+</form>`;
+}
 
 function sendPage(reply: FastifyReply, status: number, title: string, body: ReturnType<typeof html>): FastifyReply {
   return reply
@@ -41,13 +64,17 @@ ${what}
 /** Registers the public subscription pages. */
 export function subscriptionPageRoutes(app: App, pages: SubscriptionPageService): void {
   app.get('/subscription/:campaignUuid/:subscriberUuid', {
-    schema: { tags, summary: 'Unsubscribe confirmation page (never unsubscribes)', params: PagePath },
+    schema: { tags, summary: 'Unsubscribe confirmation page (never unsubscribes); `?manage=true`: the preferences form', params: PagePath, querystring: PageQuery },
     config: { public: true },
   }, async (req, reply) => {
     const { campaignUuid, subscriberUuid } = req.params;
     if (!isUuid(campaignUuid) || !isUuid(subscriberUuid)) return notFound(reply);
     const ctx = await pages.unsubscribeContext(campaignUuid.toLowerCase(), subscriberUuid.toLowerCase());
     if (ctx === null) return notFound(reply);
+    const action = `/subscription/${campaignUuid}/${subscriberUuid}`;
+    if (isTrue(req.query.manage) && pages.preferencesAllowed) {
+      return sendPage(reply, 200, 'Manage preferences', preferencesForm(ctx, await pages.preferences(ctx), action));
+    }
     return sendPage(reply, 200, 'Unsubscribe', confirmForm(ctx, `/subscription/${campaignUuid}/${subscriberUuid}`));
   });
 
@@ -60,20 +87,19 @@ export function subscriptionPageRoutes(app: App, pages: SubscriptionPageService)
     if (!isUuid(campaignUuid) || !isUuid(subscriberUuid)) return notFound(reply);
     const ctx = await pages.unsubscribeContext(campaignUuid.toLowerCase(), subscriberUuid.toLowerCase());
     if (ctx === null) return notFound(reply);
+    const form = (req.body ?? {}) as Record<string, unknown>;
+    if (isTrue(form.manage) && pages.preferencesAllowed) {
+      try {
+        const left = await pages.savePreferences(ctx, typeof form.name === 'string' ? form.name : '', asList(form.l));
+        req.log.info({ subscriber_id: ctx.subscriber.id, unsubscribed: left }, 'subscription preferences saved');
+      } catch (err) {
+        if (!(err instanceof FieldError)) throw err;
+        return sendPage(reply, 400, 'Manage preferences', html`<h1>Preferences not saved</h1><p>${err.message}</p>`);
+      }
+      return sendPage(reply, 200, 'Preferences saved', html`<h1>Your preferences have been saved</h1>`);
+    }
     await pages.unsubscribe(ctx);
     req.log.info({ subscriber_id: ctx.subscriber.id, campaign_id: ctx.campaign?.id }, 'unsubscribed from campaign lists');
     return sendPage(reply, 200, 'Unsubscribed', html`<h1>You have been unsubscribed</h1><p>You will no longer receive these e-mails at <strong>${ctx.subscriber.email}</strong>.</p>`);
-  });
-
-  app.get('/campaign/:campaignUuid/:subscriberUuid/px.png', {
-    schema: { tags, summary: 'Open-tracking pixel', params: PagePath },
-    config: { public: true },
-  }, async (req, reply) => {
-    try {
-      await pages.recordView(req.params.campaignUuid.toLowerCase(), req.params.subscriberUuid.toLowerCase());
-    } catch (err) {
-      req.log.warn({ err }, 'could not record a campaign view');
-    }
-    return reply.header('Cache-Control', 'no-cache, no-store, must-revalidate').header('X-Robots-Tag', 'noindex').type('image/png').send(PIXEL);
   });
 }

@@ -1,17 +1,21 @@
 /**
  * The public pages behind the links in campaign e-mails (issue "Foundation" §11, reference §17):
  * unsubscribing (a confirmation page on GET; the change only on POST, including RFC 8058 one-click) and
- * the open-tracking pixel.
+ * the preferences page (`?manage=true`: change the name, leave single lists; private lists never shown).
+ * The open-tracking pixel lives in the tracking module.
  */
 import type { Db } from '../../db/db.js';
 import { loadQueries } from '../../db/queries.js';
+import { FieldError } from '../../errors.js';
 import type { SubscriberRepo, SubscriberRow } from '../subscribers/repo.js';
+import type { PrivacySwitches } from '../tracking/settings.js';
 
 const Q = loadQueries(new URL('./queries.sql', import.meta.url), [
   'campaign-by-uuid',
   'subscriber-lists-of-campaign',
   'unsubscribe-from-lists',
-  'view-insert',
+  'subscriber-public-memberships',
+  'preferences-save',
 ]);
 
 /** The all-zero UUID listmonk uses in links that belong to no campaign (opt-in mails, previews). */
@@ -41,6 +45,13 @@ export interface PageMembership {
   status: string;
 }
 
+/** A non-private membership shown on the preferences page. */
+export interface PreferenceMembership {
+  uuid: string;
+  name: string;
+  status: string;
+}
+
 /** What the unsubscribe page shows. Null campaign: a link from a non-campaign mail. */
 export interface UnsubscribeContext {
   subscriber: SubscriberRow;
@@ -53,8 +64,30 @@ export class SubscriptionPageService {
   constructor(
     private readonly db: Db,
     private readonly subscribers: SubscriberRepo,
-    private readonly individualTracking: () => boolean,
+    private readonly privacy: () => PrivacySwitches,
   ) {}
+
+  /** Whether the preferences page is offered (`privacy.allow_preferences`). */
+  get preferencesAllowed(): boolean {
+    return this.privacy().allowPreferences;
+  }
+
+  /** The subscriber's memberships of non-private lists, for the preferences page. */
+  preferences(ctx: UnsubscribeContext): Promise<PreferenceMembership[]> {
+    return this.db.run<PreferenceMembership>(Q['subscriber-public-memberships'], { subscriber_id: ctx.subscriber.id });
+  }
+
+  /**
+   * Saves preferences: the name (1–256 characters), and every non-private membership whose list UUID is
+   * not in `keep` becomes unsubscribed (listmonk reference §17). Throws FieldError for a bad name.
+   * Returns how many memberships were unsubscribed.
+   */
+  async savePreferences(ctx: UnsubscribeContext, name: string, keep: string[]): Promise<number> {
+    const trimmed = name.trim();
+    if (trimmed.length < 1 || [...trimmed].length > 256) throw new FieldError('name', 'must be 1 to 256 characters');
+    const rows = await this.db.run(Q['preferences-save'], { subscriber_id: ctx.subscriber.id, name: trimmed, keep: keep.map((u) => u.toLowerCase()) });
+    return rows.length;
+  }
 
   /** Loads what the unsubscribe page needs; null when the subscriber or campaign is unknown. */
   async unsubscribeContext(campaignUuid: string, subscriberUuid: string): Promise<UnsubscribeContext | null> {
@@ -75,13 +108,5 @@ export class SubscriptionPageService {
     if (ctx.campaign === null) return 0;
     const rows = await this.db.run(Q['unsubscribe-from-lists'], { subscriber_id: ctx.subscriber.id, list_ids: ctx.campaign.list_ids });
     return rows.length;
-  }
-
-  /** Records an open of a campaign (ignored for unknown or zero UUIDs). */
-  async recordView(campaignUuid: string, subscriberUuid: string): Promise<void> {
-    if (!isUuid(campaignUuid) || !isUuid(subscriberUuid) || campaignUuid === ZERO_UUID) return;
-    let subscriberId: number | null = null;
-    if (this.individualTracking()) subscriberId = (await this.subscribers.getByUuid(subscriberUuid))?.id ?? null;
-    await this.db.run(Q['view-insert'], { campaign_uuid: campaignUuid, subscriber_id: subscriberId });
   }
 }

@@ -1,0 +1,64 @@
+-- Views, clicks, analytics and dashboard counts (listmonk reference §2.2, §7.10, §17).
+
+-- name: view-insert
+-- Records an open of a known campaign. The subscriber is stored only with individual tracking on.
+INSERT INTO campaign_views (campaign_id, subscriber_id)
+SELECT c.id, (SELECT s.id FROM subscribers s WHERE :individual::bool AND s.uuid = :subscriber_uuid::uuid)
+FROM campaigns c WHERE c.uuid = :campaign_uuid::uuid;
+
+-- name: click-target
+-- The link behind a tracking URL, the campaign of the URL, and whether that campaign registered it.
+SELECT l.id AS link_id, l.url, c.id AS campaign_id,
+       EXISTS (SELECT 1 FROM campaign_links cl WHERE cl.campaign_id = c.id AND cl.link_id = l.id) AS registered
+FROM links l LEFT JOIN campaigns c ON c.uuid = :campaign_uuid::uuid
+WHERE l.uuid = :link_uuid::uuid;
+
+-- name: click-insert
+-- Records a click. The subscriber is stored only with individual tracking on.
+INSERT INTO link_clicks (campaign_id, link_id, subscriber_id)
+VALUES (:campaign_id::int, :link_id::int,
+        (SELECT s.id FROM subscribers s WHERE :individual::bool AND s.uuid = :subscriber_uuid::uuid));
+
+-- name: analytics-views
+-- Views per campaign and hour (range under 7 days) or day; unique subscribers per bucket when
+-- :unique (individual tracking), else every row (listmonk get-campaign-analytics-counts).
+SELECT campaign_id, date_trunc(:bucket, created_at) AS "timestamp",
+       CASE WHEN :unique::bool THEN count(DISTINCT coalesce(subscriber_id::bigint, -id)) ELSE count(*) END::int AS count
+FROM campaign_views
+WHERE campaign_id = ANY(:ids::int[]) AND created_at >= :from::timestamptz AND created_at < :to::timestamptz
+GROUP BY campaign_id, 2 ORDER BY 2, campaign_id;
+
+-- name: analytics-clicks
+SELECT campaign_id, date_trunc(:bucket, created_at) AS "timestamp",
+       CASE WHEN :unique::bool THEN count(DISTINCT coalesce(subscriber_id::bigint, -id)) ELSE count(*) END::int AS count
+FROM link_clicks
+WHERE campaign_id = ANY(:ids::int[]) AND created_at >= :from::timestamptz AND created_at < :to::timestamptz
+GROUP BY campaign_id, 2 ORDER BY 2, campaign_id;
+
+-- name: analytics-bounces
+SELECT campaign_id, date_trunc(:bucket, created_at) AS "timestamp", count(*)::int AS count
+FROM bounces
+WHERE campaign_id = ANY(:ids::int[]) AND created_at >= :from::timestamptz AND created_at < :to::timestamptz
+GROUP BY campaign_id, 2 ORDER BY 2, campaign_id;
+
+-- name: analytics-links
+-- The 50 most clicked links of the campaigns in the range.
+SELECT l.url, count(*)::int AS count
+FROM link_clicks k JOIN links l ON l.id = k.link_id
+WHERE k.campaign_id = ANY(:ids::int[]) AND k.created_at >= :from::timestamptz AND k.created_at < :to::timestamptz
+GROUP BY l.url ORDER BY count DESC, l.url LIMIT 50;
+
+-- name: dashboard-counts
+-- listmonk's dashboard counts (mat_dashboard_counts), computed live.
+SELECT
+  (SELECT count(*) FROM subscribers)::int AS subscribers_total,
+  (SELECT count(*) FROM subscribers WHERE status = 'blocklisted')::int AS subscribers_blocklisted,
+  (SELECT count(*) FROM subscribers s WHERE NOT EXISTS (SELECT 1 FROM subscriber_lists sl WHERE sl.subscriber_id = s.id))::int AS subscribers_orphans,
+  (SELECT count(*) FROM lists)::int AS lists_total,
+  (SELECT count(*) FROM lists WHERE type = 'private')::int AS lists_private,
+  (SELECT count(*) FROM lists WHERE type = 'public')::int AS lists_public,
+  (SELECT count(*) FROM lists WHERE optin = 'single')::int AS lists_optin_single,
+  (SELECT count(*) FROM lists WHERE optin = 'double')::int AS lists_optin_double,
+  (SELECT count(*) FROM campaigns)::int AS campaigns_total,
+  (SELECT coalesce(jsonb_object_agg(status, n), '{}'::jsonb) FROM (SELECT status, count(*)::int AS n FROM campaigns GROUP BY status) s) AS campaigns_by_status,
+  (SELECT coalesce(sum(sent), 0) FROM campaigns)::bigint AS messages;
