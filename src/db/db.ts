@@ -102,14 +102,20 @@ export const SqlState = {
 } as const;
 
 /**
+ * Messages node-postgres (`pg`) raises without a SQLSTATE or errno when the server goes away under a
+ * connection: the socket closed mid-query, or a client that already saw such an error is used again.
+ */
+const CONNECTION_LOST = /^(Connection terminated|Client has encountered a connection error and is not queryable|Client was closed and is not queryable)/u;
+
+/**
  * True for errors that mean "the database is unreachable or restarting" rather than a bad statement:
- * connection refused/reset, admin shutdown (57P01..57P03), connection exceptions (08xxx). Workers use it
- * to back off and retry instead of failing work.
+ * connection refused/reset, admin shutdown (57P01..57P03), connection exceptions (08xxx), and pg's
+ * code-less "Connection terminated …" errors. Workers use it to back off and retry instead of failing work.
  */
 export function isConnectionError(err: unknown): boolean {
   if (typeof err !== 'object' || err === null) return false;
   const code = (err as { code?: unknown }).code;
-  if (typeof code !== 'string') return false;
+  if (typeof code !== 'string') return err instanceof Error && CONNECTION_LOST.test(err.message);
   return (
     code.startsWith('08') ||
     code === '57P01' ||

@@ -13,7 +13,7 @@ import { positionalParams, type NamedQuery } from './queries.js';
 export interface PostgresOptions {
   /** Most connections held open at once (default 20). */
   maxConnections?: number;
-  /** Called when an idle connection fails (e.g. the server restarts); the pool replaces it. */
+  /** Called when a connection fails outside a query (idle in the pool, or held between two statements), e.g. the server restarts; the connection is replaced. */
   onIdleError?: (err: Error) => void;
 }
 
@@ -83,6 +83,13 @@ export async function openPostgres(url: string, opts: PostgresOptions = {}): Pro
     async tx<T>(fn: (q: Queryable) => Promise<T>, txOpts: TxOptions = {}): Promise<T> {
       const client = await pool.connect();
       let broken = false;
+      // Between two statements a checked-out client has no query to fail: a server restart then arrives
+      // as an 'error' event, which would crash the process without a listener.
+      const onError = (err: Error): void => {
+        broken = true;
+        opts.onIdleError?.(err);
+      };
+      client.on('error', onError);
       try {
         await client.query(txOpts.readOnly ? 'BEGIN READ ONLY' : 'BEGIN');
         const result = await fn(queryable(client));
@@ -96,12 +103,18 @@ export async function openPostgres(url: string, opts: PostgresOptions = {}): Pro
         }
         throw err;
       } finally {
+        client.off('error', onError);
         client.release(broken);
       }
     },
     async bulk<T>(fn: (session: BulkSession) => Promise<T>): Promise<T> {
       const client = await pool.connect();
       const state = { broken: false };
+      const onError = (err: Error): void => {
+        state.broken = true; // the server went away between statements (see tx)
+        opts.onIdleError?.(err);
+      };
+      client.on('error', onError);
       try {
         return await fn(bulkSession(client, state));
       } catch (err) {
@@ -109,6 +122,7 @@ export async function openPostgres(url: string, opts: PostgresOptions = {}): Pro
         state.broken = true;
         throw err;
       } finally {
+        client.off('error', onError);
         client.release(state.broken);
       }
     },

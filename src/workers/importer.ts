@@ -37,12 +37,20 @@ export interface ImporterOptions {
   heartbeatMs: number;
   /** An import whose heartbeat is older than this (s) is considered dead. */
   staleSeconds: number;
+  /**
+   * How long (ms) an import waits for the database to come back after losing it mid-import before it
+   * gives up and fails; while it waits, nothing is lost (the batches not yet confirmed are kept in memory).
+   */
+  outageMs: number;
   /** Test hook: awaited before each batch is written (1-based batch number). */
   beforeFlush?: (batchNo: number) => Promise<void> | void;
 }
 
-/** Defaults: 10,000-row batches (listmonk's transaction size) of at most 16 MiB. */
-export const DEFAULT_IMPORTER_OPTIONS = { batchRows: 10_000, batchBytes: 16 * 1024 * 1024, heartbeatMs: 2000, staleSeconds: 30 };
+/** Defaults: 10,000-row batches (listmonk's transaction size) of at most 16 MiB; a 10-minute outage is waited out. */
+export const DEFAULT_IMPORTER_OPTIONS = { batchRows: 10_000, batchBytes: 16 * 1024 * 1024, heartbeatMs: 2000, staleSeconds: 30, outageMs: 10 * 60_000 };
+
+/** Longest pause (ms) between two checks of a lost database. */
+const OUTAGE_POLL_MAX_MS = 1000;
 
 /** Most bad rows written to the log per import; the rest are only counted. */
 const MAX_LOGGED_BAD_ROWS = 1000;
@@ -64,8 +72,11 @@ type Abort = 'stop' | 'shutdown' | 'lost';
 
 /** The running import's controls. */
 interface Control {
+  runId: string;
   abort: Abort | null;
   logged: number;
+  /** True while heartbeats fail (one log line per outage, not one per beat). */
+  beatFailing: boolean;
   done: Promise<void>;
 }
 
@@ -75,10 +86,27 @@ interface Batch {
   bytes: number;
   bad: number;
   messages: string[];
+  /** The last line of the previous batch: every line after it up to {@link lastLine} belongs to this one. */
+  prevLine: number;
   lastLine: number;
 }
 
-const newBatch = (): Batch => ({ rows: [], bytes: 0, bad: 0, messages: [], lastLine: 0 });
+const newBatch = (prevLine: number): Batch => ({ rows: [], bytes: 0, bad: 0, messages: [], prevLine, lastLine: prevLine });
+
+/**
+ * What an import has read and not yet confirmed written; it outlives a bulk session, so a database
+ * outage costs no row: the batches in `unconfirmed` are written again (or found written) on a new one.
+ */
+interface ReadState {
+  next: () => Promise<IteratorResult<NumberedRecord>>;
+  cols: Columns | null;
+  batch: Batch;
+  /** Batches handed to the database whose commit was not yet seen, oldest first. */
+  unconfirmed: Batch[];
+  batchNo: number;
+  records: number;
+  done: boolean;
+}
 
 /** Data errors a single bad row can cause (22xxx data exception, 23xxx integrity, 54xxx limits). */
 function isRowError(err: unknown): boolean {
@@ -106,13 +134,16 @@ export class Importer {
     await this.endDeadRuns(this.opts.singleProcess, this.opts.owner);
   }
 
-  /** Ends imports whose instance stopped sending heartbeats (called on reads of the status). */
+  /**
+   * Ends imports whose instance stopped sending heartbeats (called on reads of the status). The import
+   * this process runs is never one of them, even when its heartbeats lapsed during a database outage.
+   */
   async reapStale(): Promise<void> {
-    await this.endDeadRuns(false, '');
+    await this.endDeadRuns(false, '', this.current?.runId ?? null);
   }
 
-  private async endDeadRuns(all: boolean, owner: string): Promise<void> {
-    const ended = await this.repo.recover({ all, owner, staleSeconds: this.opts.staleSeconds });
+  private async endDeadRuns(all: boolean, owner: string, except: string | null = null): Promise<void> {
+    const ended = await this.repo.recover({ all, owner, staleSeconds: this.opts.staleSeconds, except });
     for (const run of ended) {
       const why = run.status === 'finished' ? 'it was being stopped' : 'it was importing';
       await this.repo.log(run.run_id, [
@@ -130,7 +161,7 @@ export class Importer {
 
   /** Starts `job` in the background (the run is already claimed in the database). */
   launch(job: ImportJob): void {
-    const ctl: Control = { abort: null, logged: 0, done: Promise.resolve() };
+    const ctl: Control = { runId: job.runId, abort: null, logged: 0, beatFailing: false, done: Promise.resolve() };
     this.current = ctl;
     ctl.done = this.run(job, ctl).finally(() => {
       if (this.current === ctl) this.current = null;
@@ -154,7 +185,7 @@ export class Importer {
       const estimate = await countRows(job);
       await this.repo.setTotal(job.runId, estimate);
       await this.repo.log(job.runId, [`The file has about ${estimate} rows.`]);
-      const records = await this.db.bulk((session) => this.importRows(session, job, ctl));
+      const records = await this.importAll(job, ctl);
       await this.end(job, ctl, records, started);
     } catch (err) {
       await this.fail(job, err).catch((e: unknown) => this.log.error({ err: e }, 'could not record a failed import'));
@@ -168,61 +199,152 @@ export class Importer {
   private async beat(runId: string, ctl: Control): Promise<void> {
     try {
       const status = await this.repo.heartbeat(runId);
+      ctl.beatFailing = false;
       if (status === 'stopping') ctl.abort ??= 'stop';
       if (status === null) ctl.abort ??= 'lost';
     } catch (err) {
-      this.log.warn({ err }, 'import heartbeat failed');
+      if (!ctl.beatFailing) this.log.warn({ err, run: runId }, 'import heartbeat failed');
+      ctl.beatFailing = true;
     }
   }
 
-  /** Parses and writes every row; returns the number of data records read. */
-  private async importRows(session: BulkSession, job: ImportJob, ctl: Control): Promise<number> {
-    await session.tx((q) => this.repo.createStaging(q));
+  /**
+   * Parses and writes every row; returns the number of data records read. The file is read once; the
+   * writing runs on a bulk session, and when the database goes away mid-import (connection lost,
+   * server restarting) the import waits for it (up to {@link ImporterOptions.outageMs}), opens a new
+   * session and goes on from the first batch whose commit it did not see: nothing read is lost, and
+   * nothing is counted twice (a batch's counters commit with it, so the run's `line` says what landed).
+   */
+  private async importAll(job: ImportJob, ctl: Control): Promise<number> {
     const source = await openCsv(job.source, job.maxBytes);
     const parser = csvParser(job.delimiter);
     source.on('error', (err) => parser.destroy(err));
     source.pipe(parser);
-    let cols: Columns | null = null;
-    let batch = newBatch();
-    let batchNo = 0;
-    let records = 0;
+    const records = (parser as AsyncIterable<NumberedRecord>)[Symbol.asyncIterator]();
+    const state: ReadState = { next: () => records.next(), cols: null, batch: newBatch(0), unconfirmed: [], batchNo: 0, records: 0, done: false };
+    try {
+      for (;;) {
+        try {
+          await this.db.bulk((session) => this.importRows(session, job, ctl, state));
+          return state.records;
+        } catch (err) {
+          if (!isConnectionError(err) || ctl.abort !== null) throw err;
+          await this.waitForDatabase(job, ctl, state, err);
+        }
+      }
+    } finally {
+      source.destroy();
+      parser.destroy();
+    }
+  }
+
+  /**
+   * Waits until the database answers again (polling at most every second), logging the outage; throws
+   * `cause` when it lasts longer than {@link ImporterOptions.outageMs} or the server shuts down meanwhile.
+   */
+  private async waitForDatabase(job: ImportJob, ctl: Control, state: ReadState, cause: unknown): Promise<void> {
+    const since = Date.now();
+    const line = state.unconfirmed[0]?.prevLine ?? state.batch.prevLine;
+    this.log.warn({ run: job.runId, line, err: cause }, 'import paused: the database is unavailable; waiting for it');
+    for (let delay = 100; ; delay = Math.min(delay * 2, OUTAGE_POLL_MAX_MS)) {
+      await new Promise((r) => setTimeout(r, delay));
+      if (ctl.abort !== null) throw cause;
+      try {
+        await this.db.ping();
+        break;
+      } catch {
+        if (Date.now() - since > this.opts.outageMs) throw cause;
+      }
+    }
+    await this.beat(job.runId, ctl);
+    const secs = ((Date.now() - since) / 1000).toFixed(1);
+    this.log.info({ run: job.runId, line, seconds: Number(secs) }, 'import resumed: the database is back');
+    await this.repo
+      .log(job.runId, [`The database was unavailable for ${secs} s after line ${line}; the import waited and went on from there.`])
+      .catch(() => undefined); // the next batch finds out whether it is really back
+  }
+
+  /** Writes what `state` holds unconfirmed, then reads and writes the rest of the file on `session`. */
+  private async importRows(session: BulkSession, job: ImportJob, ctl: Control, state: ReadState): Promise<void> {
+    await session.tx((q) => this.repo.createStaging(q));
+    if (state.unconfirmed.length > 0 && !(await this.rewrite(session, job, ctl, state))) return;
     let pending: Promise<{ status?: ImportStatusValue | null; error?: unknown }> | null = null;
     const settle = async (): Promise<void> => {
       const outcome = await pending;
       pending = null;
       if (outcome === undefined || outcome === null) return;
       if ('error' in outcome) throw outcome.error;
-      if (outcome.status === 'stopping') ctl.abort ??= 'stop';
-      if (outcome.status === null) ctl.abort ??= 'lost';
+      state.unconfirmed.shift();
+      this.observe(ctl, outcome.status);
     };
     const start = async (b: Batch): Promise<void> => {
+      state.unconfirmed.push(b);
       await settle();
-      if (ctl.abort === null) await this.opts.beforeFlush?.(++batchNo);
+      if (ctl.abort === null) await this.opts.beforeFlush?.(++state.batchNo);
       if (ctl.abort !== null) return;
       pending = this.flush(session, job, b).then((status) => ({ status }), (error: unknown) => ({ error }));
     };
     try {
-      for await (const [fields, endLine] of parser as AsyncIterable<NumberedRecord>) {
-        if (cols === null) {
-          cols = mapHeader(fields);
+      while (!state.done) {
+        const next = await state.next();
+        if (next.done === true) {
+          state.done = true;
+          break;
+        }
+        const [fields, endLine] = next.value;
+        if (state.cols === null) {
+          state.cols = mapHeader(fields);
+          state.batch = newBatch(endLine);
           continue;
         }
-        records += 1;
-        this.add(batch, ctl, fields, endLine, cols);
-        if (batch.rows.length + batch.bad >= this.opts.batchRows || batch.bytes >= this.opts.batchBytes) {
-          await start(batch);
-          batch = newBatch();
-          if (ctl.abort !== null) break;
+        state.records += 1;
+        this.add(state.batch, ctl, fields, endLine, state.cols);
+        if (state.batch.rows.length + state.batch.bad >= this.opts.batchRows || state.batch.bytes >= this.opts.batchBytes) {
+          const full = state.batch;
+          state.batch = newBatch(full.lastLine);
+          await start(full);
+          if (ctl.abort !== null) return;
         }
       }
-      if (ctl.abort === null && (batch.rows.length > 0 || batch.bad > 0)) await start(batch);
+      const last = state.batch;
+      if (ctl.abort === null && (last.rows.length > 0 || last.bad > 0)) {
+        state.batch = newBatch(last.lastLine);
+        await start(last);
+      }
       await settle();
     } finally {
       await pending; // never leave a batch transaction running behind an error
-      source.destroy();
-      parser.destroy();
     }
-    return records;
+  }
+
+  /**
+   * After an outage: writes the batches whose commit was not seen, skipping what the run's `line` shows
+   * already committed (the connection can drop after COMMIT reached the server). False when the run was
+   * ended meanwhile (stopped or reaped elsewhere).
+   */
+  private async rewrite(session: BulkSession, job: ImportJob, ctl: Control, state: ReadState): Promise<boolean> {
+    while (state.unconfirmed.length > 0) {
+      const run = await this.repo.get();
+      if (run.run_id !== job.runId || (run.status !== 'importing' && run.status !== 'stopping')) {
+        ctl.abort ??= 'lost';
+        return false;
+      }
+      const b = state.unconfirmed[0]!;
+      if (run.line < b.lastLine) {
+        const landed = run.line > b.prevLine; // part of a split batch committed, with the bad rows and messages
+        const rest = { ...b, rows: b.rows.filter((r) => r.line > run.line), bad: landed ? 0 : b.bad, messages: landed ? [] : b.messages };
+        this.observe(ctl, await this.flush(session, job, rest));
+      }
+      state.unconfirmed.shift();
+      if (ctl.abort !== null) return false;
+    }
+    return true;
+  }
+
+  /** Applies the run status a batch commit answered: a stop requested anywhere, or the run gone. */
+  private observe(ctl: Control, status: ImportStatusValue | null | undefined): void {
+    if (status === 'stopping') ctl.abort ??= 'stop';
+    if (status === null) ctl.abort ??= 'lost';
   }
 
   /** Checks a record and adds it to the batch as a row to write or a bad row. */
@@ -247,7 +369,7 @@ export class Importer {
    * When the database refuses a row the checks missed, the batch is split until that row is isolated
    * and skipped with the database's reason; the others are written.
    */
-  private async flush(session: BulkSession, job: ImportJob, b: Omit<Batch, 'bytes'>): Promise<ImportStatusValue | null> {
+  private async flush(session: BulkSession, job: ImportJob, b: Pick<Batch, 'rows' | 'bad' | 'messages' | 'lastLine'>): Promise<ImportStatusValue | null> {
     try {
       return await session.tx(async (q) => {
         if (b.rows.length > 0) await this.repo.writeBatch(q, b.rows.map((r) => r.text).join(''), job.write);

@@ -59,12 +59,14 @@ RETURNING run_id, line, imported, skipped;
 -- name: import-recover
 -- Ends runs whose worker is gone: this instance's own after a restart, any whose instance stopped
 -- sending heartbeats, or every active one (:all, the single-process embedded store). A run that was
--- stopping ends as finished (the stop happened), any other as failed.
+-- stopping ends as finished (the stop happened), any other as failed. :except (nullable) is the run the
+-- asking process is itself running (its heartbeats may have lapsed while the database was away).
 UPDATE imports
 SET status = CASE WHEN status = 'stopping' THEN 'finished' ELSE 'failed' END,
     finished_at = now(), heartbeat_at = NULL, updated_at = now()
 WHERE id = 1 AND status IN ('importing', 'stopping')
   AND (:all::boolean OR owner = :owner OR heartbeat_at < now() - make_interval(secs => :stale_seconds))
+  AND (:except::uuid IS NULL OR run_id <> :except::uuid)
 RETURNING run_id, status, line, imported, skipped;
 
 -- name: import-log

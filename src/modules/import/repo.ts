@@ -112,9 +112,9 @@ export class ImportRepo {
     return row ?? null;
   }
 
-  /** Ends runs whose worker is gone (see the query); returns them. */
-  recover(opts: { all: boolean; owner: string; staleSeconds: number }): Promise<EndedRun[]> {
-    return this.db.run<EndedRun>(Q['import-recover'], { all: opts.all, owner: opts.owner, stale_seconds: opts.staleSeconds });
+  /** Ends runs whose worker is gone (see the query), never run `except` (this process's own); returns them. */
+  recover(opts: { all: boolean; owner: string; staleSeconds: number; except?: string | null }): Promise<EndedRun[]> {
+    return this.db.run<EndedRun>(Q['import-recover'], { all: opts.all, owner: opts.owner, stale_seconds: opts.staleSeconds, except: opts.except ?? null });
   }
 
   /** Appends lines to the log of run `runId`. */
