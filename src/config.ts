@@ -56,8 +56,43 @@ export interface SmtpUrl {
 
 const LOG_LEVELS = new Set(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
 
+/**
+ * Every environment variable Mailroom reads. {@link loadConfig} reads the environment only through
+ * this list (its variables are typed by it), so a new variable has to be added here, and
+ * test/unit/configuration-doc.test.ts then requires it in docs/configuration.md.
+ */
+export const ENV_VARS = [
+  'PORT',
+  'HOST',
+  'DATABASE_URL',
+  'MAILROOM_DATA_DIR',
+  'MAILROOM_ROOT_URL',
+  'MAILROOM_ADMIN_USER',
+  'MAILROOM_ADMIN_PASSWORD',
+  'MAILROOM_SMTP_URL',
+  'MAILROOM_FROM_EMAIL',
+  'LOG_LEVEL',
+  'MAILROOM_INSTANCE_ID',
+  'MAILROOM_API_ONLY',
+  'MAILROOM_TRUST_PROXY',
+] as const;
+
+/** The name of one environment variable Mailroom reads. */
+export type EnvVar = (typeof ENV_VARS)[number];
+
+/** The variables of {@link ENV_VARS} that `env` sets (the only way loadConfig reads the environment). */
+function readEnv(env: NodeJS.ProcessEnv): Partial<Record<EnvVar, string>> {
+  const vars: Partial<Record<EnvVar, string>> = {};
+  for (const name of ENV_VARS) {
+    const value = env[name];
+    if (value !== undefined) vars[name] = value;
+  }
+  return vars;
+}
+
 /** Reads and validates configuration from `env`. Throws ConfigError naming the first bad variable. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+export function loadConfig(processEnv: NodeJS.ProcessEnv = process.env): Config {
+  const env = readEnv(processEnv);
   const port = parsePort(env.PORT ?? '9000', 'PORT');
   const host = nonEmpty(env.HOST ?? '0.0.0.0', 'HOST');
   const databaseUrl = parseDatabaseUrl(env.DATABASE_URL);
