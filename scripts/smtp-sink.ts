@@ -18,9 +18,11 @@ const server = new SMTPServer({
       .then((mail) => {
         count += 1;
         const to = session.envelope.rcptTo.map((r) => r.address).join(', ');
-        const unsub = mail.headers.get('list-unsubscribe') as { url?: string } | undefined;
+        // mailparser folds List-* headers into a structured `list` header; the raw line is simpler to show.
+        const unsubLine = mail.headerLines.find((h) => h.key === 'list-unsubscribe')?.line;
+        const unsub = unsubLine?.replace(/^list-unsubscribe:\s*/iu, '').replace(/^<|>$/gu, '');
         process.stdout.write(
-          `\n#${count} to ${to}\n  Subject: ${mail.subject ?? ''}\n  List-Unsubscribe: ${unsub?.url ?? '-'}\n` +
+          `\n#${count} to ${to}\n  Subject: ${mail.subject ?? ''}\n  List-Unsubscribe: ${unsub ?? '-'}\n` +
             `  ${(mail.text ?? '').trim().replace(/\s+/gu, ' ').slice(0, 200)}\n`,
         );
         callback();
