@@ -27,8 +27,9 @@ async function main(): Promise<void> {
   const deps = await buildDeps(config, logger);
   const app = await buildApp(deps);
   await app.listen({ port: config.port, host: config.host });
+  // The setting in effect, not MAILROOM_ROOT_URL: the variable only seeds app.root_url on first start.
   logger.info(
-    { url: `http://${config.host}:${config.port}`, store: deps.db.kind, root_url: config.rootUrl, api_only: config.apiOnly },
+    { url: `http://${config.host}:${config.port}`, store: deps.db.kind, root_url: deps.settings.get(deps.core.rootUrl), api_only: config.apiOnly },
     'mailroom started',
   );
   await deps.runner?.start();

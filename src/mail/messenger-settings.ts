@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Type, type Static } from 'typebox';
-import { defineSetting, passwordBlocks, type SettingDef } from '../modules/settings/definitions.js';
+import { defineSetting, duplicateUuid, passwordBlocks, type SettingDef } from '../modules/settings/definitions.js';
 import { DURATION_PATTERN, parseDuration } from '../util/duration.js';
 import type { Messenger } from './messenger.js';
 import { PostbackMessenger } from './postback.js';
@@ -29,6 +29,9 @@ function checkBlocks(blocks: PostbackBlock[]): string | null {
   if (new Set(names).size !== names.length) return 'messenger names must be unique';
   const bad = names.find((n) => n === 'email' || n.startsWith('email-'));
   if (bad !== undefined) return `messenger name "${bad}" is reserved for SMTP (email, email-<name>)`;
+  // Blocks are matched by uuid to keep their passwords, so two blocks must not share one.
+  const uuid = duplicateUuid(blocks);
+  if (uuid !== null) return `messenger uuids must be unique ("${uuid}" is used more than once)`;
   for (const b of blocks) {
     try {
       new URL(b.root_url);

@@ -221,6 +221,31 @@ describe('preferences page', () => {
     expect(after.lists.every((l: any) => l.subscription_status !== 'unsubscribed')).toBe(true);
   });
 
+  it('refuses a submission of a form opened before privacy.allow_preferences was turned off: 400, nobody unsubscribed', async () => {
+    const c = (await t.api('GET', '/api/campaigns?per_page=1')).body.data.results[0];
+    const s = subs[1];
+    const url = `/subscription/${c.uuid}/${s.uuid}`;
+    expect((await t.app.inject({ method: 'GET', url: `${url}?manage=true` })).body).toContain('Manage preferences');
+    const before = (await t.api('GET', `/api/subscribers/${s.id}`)).body.data;
+    expect(before.lists.every((l: any) => l.subscription_status !== 'unsubscribed')).toBe(true);
+    const weekly = (await t.api('GET', `/api/lists/${listId}`)).body.data.uuid;
+    await t.api('PUT', '/api/settings', { 'privacy.allow_preferences': false });
+    try {
+      const res = await t.app.inject({
+        method: 'POST', url, headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: `manage=true&name=${encodeURIComponent('Changed Name')}&l=${weekly}`,
+      });
+      expect(res.statusCode).toBe(400);
+      expect(res.body).toContain('That feature is not available');
+      expect(res.body).not.toContain('unsubscribed');
+      const after = (await t.api('GET', `/api/subscribers/${s.id}`)).body.data;
+      expect(after.name).toBe(before.name);
+      expect(after.lists.map((l: any) => [l.id, l.subscription_status])).toEqual(before.lists.map((l: any) => [l.id, l.subscription_status]));
+    } finally {
+      await t.api('PUT', '/api/settings', { 'privacy.allow_preferences': true });
+    }
+  });
+
   it('is not offered with privacy.allow_preferences off (the unsubscribe page instead)', async () => {
     await t.api('PUT', '/api/settings', { 'privacy.allow_preferences': false });
     const c = (await t.api('GET', '/api/campaigns?per_page=1')).body.data.results[0];

@@ -109,6 +109,19 @@ describe('POST /api/media', () => {
     expect(csp).not.toMatch(/script-src|allow-scripts/);
   });
 
+  it('accepts uploads by extensions written upper-case or with a dot in upload.extensions', async () => {
+    expect((await t.api('PUT', '/api/settings', { 'upload.extensions': ['.TXT', 'PNG'] })).status).toBe(200);
+    try {
+      expect((await upload('Notes.TXT', 'hello')).status).toBe(200);
+      expect((await upload('pixel.png', png, 'image/png')).status).toBe(200);
+      const refused = await upload('photo.jpg', jpeg, 'image/jpeg');
+      expect(refused.status).toBe(400);
+      expect(refused.body.message).toBe('file: .jpg files are not allowed; allowed extensions: txt, png');
+    } finally {
+      await t.api('PUT', '/api/settings', { 'upload.extensions': ['jpg', 'jpeg', 'png', 'gif', 'webp', 'svg', 'pdf'] });
+    }
+  });
+
   it('serves uploaded HTML as a sandboxed download when HTML is allowed', async () => {
     await t.api('PUT', '/api/settings', { 'upload.extensions': ['html', 'png'] });
     try {

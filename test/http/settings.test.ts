@@ -51,6 +51,85 @@ describe('settings', () => {
     expect((await t.api('GET', '/api/settings')).body.data['app.concurrency']).toBe(4);
   });
 
+  it('store app.root_url without trailing slashes, so links never contain //', async () => {
+    const res = await t.api('PUT', '/api/settings', { 'app.root_url': 'https://news.example.org/mail//' });
+    expect(res.status).toBe(200);
+    expect(res.body.data['app.root_url']).toBe('https://news.example.org/mail');
+    const rss = await t.app.inject({ method: 'GET', url: '/archive.xml' });
+    expect(rss.body).toContain('<link>https://news.example.org/mail/archive</link>');
+    const bad = await t.api('PUT', '/api/settings', { 'app.root_url': 'https:///' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toMatch(/^app\.root_url: /);
+    // A value stored with the slash (by an earlier release) is read without it.
+    await t.testDb.db.sql(`UPDATE settings SET value = '"https://old.example.org/"', updated_at = clock_timestamp() + interval '1 second' WHERE key = 'app.root_url'`);
+    expect(await t.deps.settings.refresh()).toBe(true);
+    expect((await t.api('GET', '/api/settings')).body.data['app.root_url']).toBe('https://old.example.org');
+    expect((await t.api('PUT', '/api/settings', { 'app.root_url': ROOT_URL })).status).toBe(200);
+  });
+
+  it('refuse an smtp list without an enabled server, as listmonk does, writing nothing', async () => {
+    const before = t.deps.settings.get(t.deps.core.smtp);
+    const masked = (await t.api('GET', '/api/settings')).body.data.smtp;
+    for (const smtp of [[], masked.map((s: any) => ({ ...s, enabled: false }))]) {
+      const res = await t.api('PUT', '/api/settings', { smtp });
+      expect(res.status, JSON.stringify(smtp)).toBe(400);
+      expect(res.body.message).toBe('smtp: at least one SMTP block should be enabled');
+    }
+    expect(t.deps.settings.get(t.deps.core.smtp)).toEqual(before);
+  });
+
+  it("give new smtp blocks (no uuid, or an empty one) a uuid of their own and never another block's password", async () => {
+    const [primary] = (await t.api('GET', '/api/settings')).body.data.smtp;
+    const { uuid: _, ...withoutUuid } = primary;
+    const smtp = [
+      { ...primary, uuid: '', name: 'copy' }, // new, password sent back masked: nothing to keep
+      primary, // the stored block, password masked: keeps its own
+      { ...withoutUuid, name: 'fresh', password: 'n3w' },
+      { ...primary, uuid: '', name: 'another', password: '' }, // a second new block with "": not a duplicate
+    ];
+    const res = await t.api('PUT', '/api/settings', { smtp });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const stored = t.deps.settings.get(t.deps.core.smtp);
+    expect(stored.map((s) => [s.name, s.password])).toEqual([['copy', ''], ['primary', 's3cret'], ['fresh', 'n3w'], ['another', '']]);
+    expect(stored[1]!.uuid).toBe(primary.uuid);
+    for (const i of [0, 2, 3]) expect(stored[i]!.uuid).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/u);
+    expect(new Set(stored.map((s) => s.uuid)).size).toBe(4);
+
+    const dup = await t.api('PUT', '/api/settings', { smtp: [primary, { ...primary, name: 'twin' }] });
+    expect(dup.status).toBe(400);
+    expect(dup.body.message).toBe(`smtp: server uuids must be unique ("${primary.uuid}" is used more than once)`);
+    expect(t.deps.settings.get(t.deps.core.smtp)).toHaveLength(4);
+  });
+
+  it('give new messenger blocks a uuid and refuse two blocks with the same one', async () => {
+    const block = { enabled: true, name: 'hook', root_url: 'https://hooks.example.org/in', username: 'u', password: 'pw', max_conns: 2, timeout: '5s', max_msg_retries: 1 };
+    const res = await t.api('PUT', '/api/settings', { messengers: [block, { ...block, uuid: '', name: 'hook-2' }] });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const stored = t.deps.settings.get(t.deps.messengerDefs.messengers);
+    expect(stored.map((b) => b.password)).toEqual(['pw', 'pw']);
+    expect(stored.every((b) => /^[0-9a-f-]{36}$/u.test(b.uuid))).toBe(true);
+    expect(stored[0]!.uuid).not.toBe(stored[1]!.uuid);
+
+    const [first] = res.body.data.messengers;
+    const dup = await t.api('PUT', '/api/settings', { messengers: [first, { ...first, name: 'hook-3' }] });
+    expect(dup.status).toBe(400);
+    expect(dup.body.message).toBe(`messengers: messenger uuids must be unique ("${first.uuid}" is used more than once)`);
+    expect(t.deps.settings.get(t.deps.messengerDefs.messengers).map((b) => b.name)).toEqual(['hook', 'hook-2']);
+    expect((await t.api('PUT', '/api/settings', { messengers: [] })).status).toBe(200);
+  });
+
+  it('store upload.extensions lower-case without the dot, and refuse entries that are still not extensions', async () => {
+    const res = await t.api('PUT', '/api/settings', { 'upload.extensions': ['JPG', '.png', ' .Pdf ', 'jpg', '*'] });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data['upload.extensions']).toEqual(['jpg', 'png', 'pdf', '*']);
+    for (const bad of [['png', '.'], ['png', 'j pg'], ['png', '..jpg'], ['png', 5]]) {
+      const refused = await t.api('PUT', '/api/settings', { 'upload.extensions': bad });
+      expect(refused.status, JSON.stringify(bad)).toBe(400);
+      expect(refused.body.message).toMatch(/^upload\.extensions\.1: /);
+    }
+    expect((await t.api('GET', '/api/settings')).body.data['upload.extensions']).toEqual(['jpg', 'png', 'pdf', '*']);
+  });
+
   it("apply another instance's change after a refresh", async () => {
     await t.testDb.db.sql(`UPDATE settings SET value = '"Other <o@x.org>"', updated_at = now() + interval '1 second' WHERE key = 'app.from_email'`);
     expect(await t.deps.settings.refresh()).toBe(true);

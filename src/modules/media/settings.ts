@@ -9,6 +9,22 @@ import { defineSetting, maskedScalar, type SettingDef } from '../settings/defini
 /** Extensions (lower-case, without dot) accepted by default. `*` in the setting accepts any. */
 export const DEFAULT_EXTENSIONS = ['jpg', 'jpeg', 'png', 'gif', 'webp', 'svg', 'pdf'];
 
+/**
+ * `upload.extensions` as listmonk stores them (reference §12: "extensions lower-cased without dot"):
+ * each entry trimmed, lower-cased and stripped of one leading dot, duplicates dropped (first kept), so
+ * `JPG` and `.jpg` both mean `jpg`. Entries that are not strings, and whatever is still not an
+ * extension afterwards (`.`, `j pg`), are left for the schema to refuse.
+ */
+export function normalizeExtensions(raw: unknown): unknown {
+  if (!Array.isArray(raw)) return raw;
+  const out: unknown[] = [];
+  for (const entry of raw as unknown[]) {
+    const ext = typeof entry === 'string' ? entry.trim().toLowerCase().replace(/^\./u, '') : entry;
+    if (typeof ext !== 'string' || !out.includes(ext)) out.push(ext);
+  }
+  return out;
+}
+
 /** The media settings declarations. */
 export function mediaSettings() {
   return {
@@ -22,7 +38,8 @@ export function mediaSettings() {
       key: 'upload.extensions',
       schema: Type.Array(Type.String({ pattern: '^(\\*|[a-z0-9]{1,10})$' }), { maxItems: 200 }),
       default: DEFAULT_EXTENSIONS,
-      description: 'File extensions accepted for media uploads (lower-case, no dot); `*` accepts any.',
+      description: 'File extensions accepted for media uploads; `*` accepts any. Stored lower-case without the dot (`.JPG` → `jpg`).',
+      normalize: normalizeExtensions,
     }),
     maxFileSize: defineSetting({
       key: 'upload.max_file_size',

@@ -8,7 +8,7 @@ import { Type, type Static } from 'typebox';
 import type { Config } from '../../config.js';
 import { parseSender } from '../../mail/address.js';
 import { DURATION_PATTERN } from '../../util/duration.js';
-import { defineSetting, passwordBlocks, type SettingDef } from './definitions.js';
+import { defineSetting, duplicateUuid, passwordBlocks, type SettingDef } from './definitions.js';
 
 /** One SMTP server block, listmonk's shape (reference §18.1). */
 export const SmtpServer = Type.Object({
@@ -54,6 +54,29 @@ export function smtpFromConfig(config: Config): SmtpServer {
   };
 }
 
+/**
+ * `app.root_url` without its trailing slashes, as listmonk stores it (reference §12) and as
+ * MAILROOM_ROOT_URL is read: every link is built as `<root_url>/path`. Non-strings are left to the schema.
+ */
+export function withoutTrailingSlashes(raw: unknown): unknown {
+  return typeof raw === 'string' ? raw.replace(/\/+$/u, '') : raw;
+}
+
+/**
+ * Rules of the `smtp` list beyond its schema: at least one enabled server (listmonk refuses the
+ * settings otherwise, reference §12 `settings.errorNoSMTP`: the `email` messenger would have nothing to
+ * send through), unique non-empty names (each is the messenger `email-<name>`) and unique uuids (blocks
+ * are matched by uuid to keep their passwords).
+ */
+export function checkSmtpServers(servers: SmtpServer[]): string | null {
+  if (!servers.some((s) => s.enabled)) return 'at least one SMTP block should be enabled';
+  const names = servers.map((s) => s.name).filter((n) => n !== '');
+  if (new Set(names).size !== names.length) return 'server names must be unique';
+  const uuid = duplicateUuid(servers);
+  if (uuid !== null) return `server uuids must be unique ("${uuid}" is used more than once)`;
+  return null;
+}
+
 /** Core setting declarations, with defaults seeded from `config`. */
 export function coreSettings(config: Config) {
   return {
@@ -61,7 +84,8 @@ export function coreSettings(config: Config) {
       key: 'app.root_url',
       schema: Type.String({ minLength: 1, maxLength: 2000, pattern: '^https?://[^\\s?#]+$' }),
       default: config.rootUrl,
-      description: 'Public base URL used in links inside e-mails (no trailing slash).',
+      description: 'Public base URL used in links inside e-mails; trailing slashes are removed.',
+      normalize: withoutTrailingSlashes,
     }),
     fromEmail: defineSetting({
       key: 'app.from_email',
@@ -94,12 +118,7 @@ export function coreSettings(config: Config) {
       default: [smtpFromConfig(config)],
       description: 'SMTP servers; the enabled ones form the `email` messenger.',
       ...passwordBlocks<SmtpServer>(),
-      check: (servers) => {
-        const names = servers.map((s) => s.name).filter((n) => n !== '');
-        if (new Set(names).size !== names.length) return 'server names must be unique';
-        if (new Set(servers.map((s) => s.uuid)).size !== servers.length) return 'server uuids must be unique';
-        return null;
-      },
+      check: checkSmtpServers,
     }),
   } satisfies Record<string, SettingDef>;
 }

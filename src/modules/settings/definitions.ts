@@ -4,6 +4,7 @@
  * the composition root hands all declarations to the SettingsService. Secrets are masked on read and an
  * empty (or still masked) secret on write keeps the stored one.
  */
+import { randomUUID } from 'node:crypto';
 import type { Static, TSchema } from 'typebox';
 
 /** One setting: its key, schema, default, and how its secrets are handled. */
@@ -14,6 +15,13 @@ export interface SettingDef<S extends TSchema = TSchema> {
   default: Static<S>;
   /** What it does, for docs and the OpenAPI document. */
   description: string;
+  /**
+   * Canonicalises a value before it is validated, both on write (`PUT /api/settings`) and when stored
+   * rows are loaded, so a value written by an older release is cleaned up too (listmonk normalises on
+   * write: reference §12). Gets the raw, unvalidated input: it must return anything it does not
+   * recognise unchanged (for the schema to refuse), must not mutate its argument, and must be idempotent.
+   */
+  normalize?: (raw: unknown) => unknown;
   /**
    * For values holding secrets: returns a copy with every secret masked. Absent: nothing to mask.
    * A scalar secret setting can use {@link maskedScalar}.
@@ -54,19 +62,44 @@ export const maskedScalar = {
   keepSecrets: (next: string, stored: string) => (isUnchangedSecret(next) ? stored : next),
 };
 
+/** True for a plain JSON object (not null, not an array). */
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 /**
- * mask/keepSecrets for a list of blocks (SMTP servers, messengers) with a `password` field. Blocks are
- * matched to stored ones by `uuid` (a block with an unknown uuid is new), or by position without one.
+ * Gives every block of a list that has no `uuid` (absent, null or `""`) a new random one, as listmonk
+ * does for SMTP and messenger blocks (reference §12: "new blocks get a UUID"). Anything that is not an
+ * array of objects is returned unchanged for the schema to refuse; the input is not mutated.
  */
-export function passwordBlocks<T extends { uuid?: string; password?: string }>() {
+export function withBlockUuids(raw: unknown): unknown {
+  if (!Array.isArray(raw)) return raw;
+  return raw.map((b: unknown) => (isObject(b) && (b.uuid === undefined || b.uuid === null || b.uuid === '') ? { ...b, uuid: randomUUID() } : b));
+}
+
+/** The first `uuid` used by more than one block, or null. Blocks are matched by uuid, so it must be unique. */
+export function duplicateUuid(blocks: ReadonlyArray<{ uuid: string }>): string | null {
+  const seen = new Set<string>();
+  for (const { uuid } of blocks) {
+    if (seen.has(uuid)) return uuid;
+    seen.add(uuid);
+  }
+  return null;
+}
+
+/**
+ * normalize/mask/keepSecrets for a list of blocks (SMTP servers, messengers) with a `uuid` and a
+ * `password`. A block sent without a uuid is new and gets one ({@link withBlockUuids}). An empty or
+ * masked password keeps the password of the stored block with the same uuid; a block with no stored
+ * counterpart (a new one) has none to keep and gets an empty password — never another block's password,
+ * which would send one server's credentials to a different host. The setting's `check` should refuse
+ * duplicate uuids ({@link duplicateUuid}).
+ */
+export function passwordBlocks<T extends { uuid: string; password: string }>() {
   return {
-    mask: (blocks: T[]) => blocks.map((b) => ({ ...b, password: maskSecret(b.password ?? '') })),
+    normalize: withBlockUuids,
+    mask: (blocks: T[]) => blocks.map((b) => ({ ...b, password: maskSecret(b.password) })),
     keepSecrets: (next: T[], stored: T[]) =>
-      next.map((b, i) => {
-        if (!isUnchangedSecret(b.password ?? '')) return b;
-        // A block with a uuid is the stored block of that uuid, or a new one; without, the same position.
-        const prev = b.uuid ? stored.find((s) => s.uuid === b.uuid) : stored[i];
-        return { ...b, password: prev?.password ?? '' };
-      }),
+      next.map((b) => (isUnchangedSecret(b.password) ? { ...b, password: stored.find((s) => s.uuid === b.uuid)?.password ?? '' } : b)),
   };
 }

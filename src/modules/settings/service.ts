@@ -83,16 +83,17 @@ export class SettingsService {
   }
 
   /**
-   * Validates and writes the given keys (others keep their values), in one transaction, then applies
-   * them. Throws FieldError naming the first unknown or invalid key; nothing is written then.
+   * Normalises, validates and writes the given keys (others keep their values), in one transaction,
+   * then applies them. Throws FieldError naming the first unknown or invalid key; nothing is written then.
    */
   async update(patch: Record<string, unknown>): Promise<void> {
     const next = new Map<string, unknown>();
     for (const [key, raw] of Object.entries(patch)) {
       const entry = this.entries.get(key);
       if (entry === undefined) throw new FieldError(key, 'is not a known setting');
-      if (!entry.validate(raw)) throw new BadRequestError(describe(key, entry.validate.errors));
-      const value = entry.def.keepSecrets ? entry.def.keepSecrets(raw as never, this.get(entry.def) as never) : raw;
+      const input = entry.def.normalize ? entry.def.normalize(raw) : raw;
+      if (!entry.validate(input)) throw new BadRequestError(describe(key, entry.validate.errors));
+      const value = entry.def.keepSecrets ? entry.def.keepSecrets(input as never, this.get(entry.def) as never) : input;
       const problem = entry.def.check?.(value as never);
       if (problem) throw new FieldError(key, problem);
       next.set(key, value);
@@ -134,7 +135,7 @@ export class SettingsService {
       latest = Math.max(latest, row.updated_at.getTime());
       const entry = this.entries.get(row.key);
       if (entry === undefined) continue; // a key of a newer or older version: kept in the table, ignored
-      let value = row.value;
+      let value = entry.def.normalize ? entry.def.normalize(row.value) : row.value;
       if (!entry.validate(value)) {
         this.log?.warn({ key: row.key, problem: describe(row.key, entry.validate.errors) }, 'stored setting is invalid; using the default');
         value = entry.def.default;

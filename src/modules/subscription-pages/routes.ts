@@ -7,7 +7,7 @@ import type { FastifyReply } from 'fastify';
 import type { App } from '../../http/types.js';
 import { html, page } from '../../http/html.js';
 import { multipartAsBody } from '../../http/form.js';
-import { FieldError } from '../../errors.js';
+import { BadRequestError } from '../../errors.js';
 import { isUuid, type PreferenceMembership, type SubscriptionPageService, type UnsubscribeContext } from './service.js';
 
 const tags = ['public pages'];
@@ -80,7 +80,7 @@ export function subscriptionPageRoutes(app: App, pages: SubscriptionPageService)
 
   app.post('/subscription/:campaignUuid/:subscriberUuid', {
     preValidation: multipartAsBody(),
-    schema: { tags, summary: 'Unsubscribe (form or RFC 8058 one-click POST)', params: PagePath },
+    schema: { tags, summary: 'Unsubscribe (form or RFC 8058 one-click POST); with `manage=true`: save preferences (400, nothing changed, when `privacy.allow_preferences` is off)', params: PagePath },
     config: { public: true },
   }, async (req, reply) => {
     const { campaignUuid, subscriberUuid } = req.params;
@@ -88,12 +88,14 @@ export function subscriptionPageRoutes(app: App, pages: SubscriptionPageService)
     const ctx = await pages.unsubscribeContext(campaignUuid.toLowerCase(), subscriberUuid.toLowerCase());
     if (ctx === null) return notFound(reply);
     const form = (req.body ?? {}) as Record<string, unknown>;
-    if (isTrue(form.manage) && pages.preferencesAllowed) {
+    // A preferences submission is never an unsubscribe, even when preferences were turned off while the
+    // form was open: savePreferences refuses it then (400), changing nothing.
+    if (isTrue(form.manage)) {
       try {
         const left = await pages.savePreferences(ctx, typeof form.name === 'string' ? form.name : '', asList(form.l));
         req.log.info({ subscriber_id: ctx.subscriber.id, unsubscribed: left }, 'subscription preferences saved');
       } catch (err) {
-        if (!(err instanceof FieldError)) throw err;
+        if (!(err instanceof BadRequestError)) throw err;
         return sendPage(reply, 400, 'Manage preferences', html`<h1>Preferences not saved</h1><p>${err.message}</p>`);
       }
       return sendPage(reply, 200, 'Preferences saved', html`<h1>Your preferences have been saved</h1>`);

@@ -6,7 +6,7 @@
  */
 import type { Db } from '../../db/db.js';
 import { loadQueries } from '../../db/queries.js';
-import { FieldError } from '../../errors.js';
+import { BadRequestError, FieldError } from '../../errors.js';
 import type { SubscriberRepo, SubscriberRow } from '../subscribers/repo.js';
 import type { PrivacySwitches } from '../tracking/settings.js';
 
@@ -17,6 +17,9 @@ const Q = loadQueries(new URL('./queries.sql', import.meta.url), [
   'subscriber-public-memberships',
   'preferences-save',
 ]);
+
+/** The answer to a preferences submission while `privacy.allow_preferences` is off (listmonk's `public.invalidFeature`). */
+export const PREFERENCES_DISABLED = 'That feature is not available: managing preferences is turned off. Nothing was changed.';
 
 /** The all-zero UUID listmonk uses in links that belong to no campaign (opt-in mails, previews). */
 export const ZERO_UUID = '00000000-0000-0000-0000-000000000000';
@@ -79,10 +82,13 @@ export class SubscriptionPageService {
 
   /**
    * Saves preferences: the name (1–256 characters), and every non-private membership whose list UUID is
-   * not in `keep` becomes unsubscribed (listmonk reference §17). Throws FieldError for a bad name.
-   * Returns how many memberships were unsubscribed.
+   * not in `keep` becomes unsubscribed (listmonk reference §17). Returns how many memberships were
+   * unsubscribed. Throws BadRequestError, changing nothing, when `privacy.allow_preferences` is off —
+   * checked here because it may have been turned off while the form was open (listmonk answers 400
+   * "That feature is not available."); and FieldError for a bad name.
    */
   async savePreferences(ctx: UnsubscribeContext, name: string, keep: string[]): Promise<number> {
+    if (!this.preferencesAllowed) throw new BadRequestError(PREFERENCES_DISABLED);
     const trimmed = name.trim();
     if (trimmed.length < 1 || [...trimmed].length > 256) throw new FieldError('name', 'must be 1 to 256 characters');
     const rows = await this.db.run(Q['preferences-save'], { subscriber_id: ctx.subscriber.id, name: trimmed, keep: keep.map((u) => u.toLowerCase()) });
