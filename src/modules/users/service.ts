@@ -77,22 +77,50 @@ export class UserService {
     return rows.length > 0 ? generated : null;
   }
 
-  /** True when `username`/`password` belong to an enabled user. */
+  /** Checks in flight, by cache key: concurrent requests with the same credentials share one hash. */
+  private readonly pending = new Map<string, Promise<boolean>>();
+
+  /**
+   * True when `username`/`password` belong to an enabled user. A successful check is cached for
+   * CACHE_MS and refreshed in the background during its last 10 s, and concurrent checks of the same
+   * credentials share one scrypt hash: otherwise every connection of a busy client would hash at once
+   * when the entry expires (100 connections × ~100 ms of CPU queued on libuv's 4 threads: timeouts).
+   */
   async verify(username: string, password: string): Promise<boolean> {
     const key = createHash('sha256').update(`${username}\u0000${password}`).digest('base64');
     const until = this.verified.get(key);
-    if (until !== undefined && until > Date.now()) return true;
+    const now = Date.now();
+    if (until !== undefined && until > now) {
+      // Refresh ahead in the background, once, so a steady stream of requests never sees the entry expire.
+      if (until - now < 10_000 && !this.pending.has(key)) void this.checkOnce(key, username, password).catch(() => undefined);
+      return true;
+    }
+    return this.checkOnce(key, username, password);
+  }
+
+  /** One scrypt per key at a time: concurrent callers share the check in flight. */
+  private checkOnce(key: string, username: string, password: string): Promise<boolean> {
+    let p = this.pending.get(key);
+    if (p === undefined) {
+      p = this.check(key, username, password).finally(() => this.pending.delete(key));
+      this.pending.set(key, p);
+    }
+    return p;
+  }
+
+  private async check(key: string, username: string, password: string): Promise<boolean> {
     const [user] = await this.db.run<{ password_hash: string }>(Q['user-get-by-username'], { username });
     if (user === undefined) {
       this.dummyHash ??= hashPassword(generatePassword());
       await verifyPassword(password, await this.dummyHash);
+      this.verified.delete(key);
       return false;
     }
     const ok = await verifyPassword(password, user.password_hash);
     if (ok) {
       if (this.verified.size > 1000) this.verified.clear();
       this.verified.set(key, Date.now() + CACHE_MS);
-    }
+    } else this.verified.delete(key);
     return ok;
   }
 }
