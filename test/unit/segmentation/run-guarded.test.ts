@@ -20,7 +20,9 @@ function scripted(script: Script): TxRunner & { readonly calls: string[]; readon
   const q: Queryable = {
     async query<R>(text: string, params?: unknown[]): Promise<R[]> {
       calls.push(params === undefined ? text : `${text} ${JSON.stringify(params)}`);
-      if (text.includes('current_setting')) return [(script.settings ?? { ro: 'on', st: '250' }) as R];
+      // set_config answers the value as current_setting formats it ('250ms'); a real transaction keeps it.
+      if (text.includes('set_config')) return [{ ro: 'on', st: `${String(params?.[0])}ms` } as R];
+      if (text.includes('current_setting')) return [(script.settings ?? { ro: 'on', st: '250ms' }) as R];
       if (text === 'SELECT work' && script.fail !== undefined) throw script.fail;
       return [];
     },
@@ -49,7 +51,7 @@ describe('runGuarded', () => {
   });
 
   it.each([
-    [{ ro: 'off', st: '250' }],
+    [{ ro: 'off', st: '250ms' }],
     [{ ro: 'on', st: '0' }],
   ])('fails with GuardSetupError when the runner gives no real transaction (%j)', async (settings) => {
     const db = scripted({ settings });
