@@ -1,8 +1,9 @@
 /**
- * Subscriber queries at scale (issue 3 §6): seeds 1,000,000 subscribers with COPY into a fresh
- * PostgreSQL database (created here, dropped at the end), starts Mailroom on it, and measures p50/p95
- * latency over real HTTP of: the first page of GET /api/subscribers, a page filtered by a large and by
- * a small list, and a page filtered by an `attribs` equality query, each with its `total`.
+ * Subscriber queries at scale (issue 3 §6): seeds 1,000,000 subscribers with set-based SQL
+ * (bench/_seed.ts: `INSERT … SELECT … FROM generate_series`) into a fresh PostgreSQL database (created
+ * here, dropped at the end), starts Mailroom on it, and measures p50/p95 latency over real HTTP of: the
+ * first page of GET /api/subscribers, a page filtered by a large and by a small list, and a page
+ * filtered by an `attribs` equality query, each with its `total`.
  *
  * Baseline, same run and same database: the bare SQL a straightforward implementation would run for
  * the same answer (the page SELECT plus a COUNT(*) of the same filter), timed directly on one
@@ -14,90 +15,21 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import pg from 'pg';
-import { from as copyFrom } from 'pg-copy-streams';
 import { pino } from 'pino';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { buildDeps } from '../src/deps.js';
-import { migrate } from '../src/db/migrate.js';
-import { openPostgres } from '../src/db/pg-store.js';
+import { dropDatabase, seedDatabase, type ListKey } from './_seed.js';
 import { machineLine, writeSection } from './report.js';
 
 const N = Number(process.env.BENCH_SUBSCRIBERS ?? 1_000_000);
 const ADMIN_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const CITIES = ['Berlin', 'Paris', 'Lagos', 'Lima', 'Osaka', 'Quebec', 'Oslo', 'Pune', 'Perth', 'Cusco',
-  'Dakar', 'Hanoi', 'Kyiv', 'Lyon', 'Malmo', 'Nairobi', 'Porto', 'Riga', 'Seoul', 'Turin'];
 const PASSWORD = 'bench-password-1';
 const AUTH = `Basic ${Buffer.from(`admin:${PASSWORD}`).toString('base64')}`;
 
-/** Lists: `big` has every second subscriber, `small` every hundredth (1%). */
-const LISTS = { big: (i: number) => i % 2 === 0, small: (i: number) => i % 100 === 7 };
-
-function rowsOf(n: number, line: (i: number) => string | null, chunk = 20_000): Readable {
-  let i = 1;
-  return new Readable({
-    read() {
-      if (i > n) return void this.push(null);
-      const parts: string[] = [];
-      for (const end = Math.min(n, i + chunk - 1); i <= end; i++) {
-        const l = line(i);
-        if (l !== null) parts.push(l);
-      }
-      this.push(parts.join(''));
-    },
-  });
-}
-
-/** Creates the database, migrates it and COPYs the subscribers and memberships. Returns its URL and list ids. */
-async function seed(): Promise<{ url: string; name: string; lists: Record<keyof typeof LISTS, number>; seconds: number }> {
-  const name = `mailroom_bench_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
-  const db = await openPostgres(url.toString());
-  await migrate(db);
-  await db.close();
-
-  const t0 = performance.now();
-  const client = new pg.Client({ connectionString: url.toString() });
-  await client.connect();
-  const lists = {} as Record<keyof typeof LISTS, number>;
-  for (const key of Object.keys(LISTS) as Array<keyof typeof LISTS>) {
-    lists[key] = (await client.query(`INSERT INTO lists (name, type, optin) VALUES ($1, 'public', 'single') RETURNING id`, [`bench ${key}`])).rows[0].id;
-  }
-  const epoch = Date.parse('2023-01-01T00:00:00Z');
-  await pipeline(
-    rowsOf(N, (i) => {
-      const status = i % 100 === 0 ? 'blocklisted' : i % 50 === 0 ? 'disabled' : 'enabled';
-      const created = new Date(epoch + i * 60_000).toISOString();
-      const attribs = JSON.stringify({ city: CITIES[i % CITIES.length], plan: i % 3 === 0 ? 'pro' : 'free', n: i });
-      return `user${i}@example${i % 97}.com\tUser${i} Family${i % 1000}\t${attribs.replace(/\\/gu, '\\\\')}\t${status}\t${created}\t${created}\n`;
-    }),
-    client.query(copyFrom('COPY subscribers (email, name, attribs, status, created_at, updated_at) FROM STDIN')),
-  );
-  for (const key of Object.keys(LISTS) as Array<keyof typeof LISTS>) {
-    const member = LISTS[key];
-    await pipeline(
-      rowsOf(N, (i) => (member(i) ? `${i}\t${lists[key]}\t${i % 3 === 0 ? 'confirmed' : 'unconfirmed'}\n` : null)),
-      client.query(copyFrom('COPY subscriber_lists (subscriber_id, list_id, status) FROM STDIN')),
-    );
-  }
-  await client.query('VACUUM ANALYZE');
-  await client.end();
-  return { url: url.toString(), name, lists, seconds: (performance.now() - t0) / 1000 };
-}
-
 async function drop(name: string): Promise<void> {
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  await admin.end();
+  await dropDatabase(ADMIN_URL, name);
 }
 
 /** p50 and p95 of `n` sequential runs of `fn` after `warm` warm-up runs, in ms. */
@@ -123,7 +55,7 @@ interface Scenario {
   runs: number;
 }
 
-function scenarios(lists: Record<keyof typeof LISTS, number>): Scenario[] {
+function scenarios(lists: Record<ListKey, number>): Scenario[] {
   const page = (where: string) => `SELECT s.* FROM subscribers s WHERE ${where} ORDER BY s.id DESC LIMIT 20`;
   const count = (where: string) => `SELECT count(*) FROM subscribers s WHERE ${where}`;
   const inList = (id: number) => `EXISTS (SELECT 1 FROM subscriber_lists sl WHERE sl.subscriber_id = s.id AND sl.list_id = ${id})`;
@@ -144,7 +76,7 @@ function scenarios(lists: Record<keyof typeof LISTS, number>): Scenario[] {
 
 async function main(): Promise<void> {
   console.log(`seeding ${N.toLocaleString('en-US')} subscribers into a fresh database on ${new URL(ADMIN_URL).host} …`);
-  const seeded = await seed();
+  const seeded = await seedDatabase(ADMIN_URL, `mailroom_bench_${randomBytes(4).toString('hex')}`, N);
   console.log(`seeded in ${seeded.seconds.toFixed(1)} s (${seeded.name})`);
   const config = loadConfig({ DATABASE_URL: seeded.url, MAILROOM_ADMIN_PASSWORD: PASSWORD, MAILROOM_API_ONLY: 'true', LOG_LEVEL: 'silent', MAILROOM_DATA_DIR: '/tmp/mailroom-bench-unused' });
   const deps = await buildDeps(config, pino({ level: 'silent' }));
@@ -184,10 +116,11 @@ function section(seedSeconds: number, rows: string[]): string {
 
 Measured ${machineLine()}, PostgreSQL on the same machine, one Mailroom process.
 
-Data: ${N.toLocaleString('en-US')} subscribers seeded with \`COPY\` (${seedSeconds.toFixed(0)} s including both membership
-tables and \`VACUUM ANALYZE\`), each with \`attribs\` \`{"city", "plan", "n"}\` (20 cities), 1% blocklisted, 2% disabled;
-a list holding every second subscriber and one holding 1%. Each request asks for the first page (20 rows, newest
-first) and its \`total\`, sequentially over real HTTP (keep-alive, JSON parsed).
+Data: ${N.toLocaleString('en-US')} subscribers seeded with set-based \`INSERT … SELECT … FROM generate_series\`
+(bench/_seed.ts; ${seedSeconds.toFixed(0)} s including both membership tables and \`VACUUM ANALYZE\`), each with
+\`attribs\` \`{"city", "plan", "n"}\` (20 cities), 1% blocklisted, 2% disabled; a list holding every second
+subscriber and one holding 1%. Each request asks for the first page (20 rows, newest first) and its \`total\`,
+sequentially over real HTTP (keep-alive, JSON parsed).
 Baseline: the bare SQL of a straightforward implementation for the same answer (the page \`SELECT\` plus a
 \`COUNT(*)\` of the same filter), timed directly on one connection in the same run, without HTTP, JSON or the
 guard's read-only transaction. Latencies in ms. The machine is shared with other work, so absolute figures
