@@ -25,8 +25,12 @@ let t: TestApp;
 beforeAll(async () => {
   // Raw messages only (no parsing): the measuring must not compete with the engine for the CPU.
   sink = await startSmtpSink({ parse: false });
-  // Production checkpoint period (tests elsewhere use 50 ms), so the embedded store is not kept busy.
-  t = await buildTestApp({ env: { MAILROOM_SMTP_URL: sink.url }, startRunner: true, settings: { 'app.message_rate': RATE }, runner: { checkpointMs: 200 } });
+  // Production checkpoint period (tests elsewhere use 50 ms), so the embedded store is not kept busy, and
+  // the production lease (30 s; tests elsewhere use 5 s to make crash recovery quick). Nothing is killed
+  // here, so no batch should change hands: with a 5 s lease a checkpoint delayed by a loaded CI machine
+  // once let another instance take a batch over and re-send 2 messages (at-least-once, within the bound
+  // the crash tests assert), which is not what this test measures.
+  t = await buildTestApp({ env: { MAILROOM_SMTP_URL: sink.url }, startRunner: true, settings: { 'app.message_rate': RATE }, runner: { checkpointMs: 200, leaseMs: 30_000 } });
 });
 afterAll(async () => {
   await t?.close();
@@ -123,7 +127,7 @@ describe.skipIf(storeKind !== 'postgres')('several instances (PostgreSQL only: t
         MAILROOM_INSTANCE_ID: id,
         LOG_LEVEL: 'silent',
       });
-      const deps = await buildDeps(config, pino({ level: 'silent' }), { db, runner: { ...FAST_RUNNER, batchSize: 20 } });
+      const deps = await buildDeps(config, pino({ level: 'silent' }), { db, runner: { ...FAST_RUNNER, batchSize: 20, leaseMs: 30_000 } });
       await deps.runner!.start();
       others.push({ deps, close: async () => (await deps.close(), await db.close()) });
     }
