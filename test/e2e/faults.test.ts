@@ -11,7 +11,7 @@ import { openPostgres } from '../../src/db/pg-store.js';
 import { DEFAULT_RUNNER_OPTIONS } from '../../src/workers/campaign-runner.js';
 import { storeKind } from '../helpers/db.js';
 import { canRunPrivatePostgres, startPrivatePostgres, type PrivatePostgres } from '../helpers/private-postgres.js';
-import { startServer, type ServerProcess } from '../helpers/server-process.js';
+import { startServer, waitUntilUnhealthy, type ServerProcess } from '../helpers/server-process.js';
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp.js';
 
 const N = 3000;
@@ -55,13 +55,9 @@ describe.runIf(enabled)('PostgreSQL restarts mid-campaign', () => {
     await sink.waitFor(N / 5, 60_000);
 
     pg.stop();
-    let health = await fetch(`http://127.0.0.1:${server.port}/health`);
-    for (let i = 0; i < 50 && health.status === 200; i++) {
-      await sleep(100);
-      health = await fetch(`http://127.0.0.1:${server.port}/health`);
-    }
+    const health = await waitUntilUnhealthy(server);
     expect(health.status).toBe(503);
-    expect(((await health.json()) as { message: string }).message).toMatch(/^unhealthy: database unavailable/);
+    expect(health.message).toMatch(/^unhealthy: database unavailable/);
     await sleep(3000);
     pg.start();
 

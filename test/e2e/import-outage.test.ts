@@ -11,7 +11,7 @@ import { DEFAULT_IMPORTER_OPTIONS } from '../../src/workers/importer.js';
 import { AUTH } from '../helpers/app.js';
 import { storeKind } from '../helpers/db.js';
 import { canRunPrivatePostgres, startPrivatePostgres, type PrivatePostgres } from '../helpers/private-postgres.js';
-import { startServer, type ServerProcess } from '../helpers/server-process.js';
+import { startServer, waitUntilUnhealthy, type ServerProcess } from '../helpers/server-process.js';
 
 const ROWS = 150_000;
 const BATCH = DEFAULT_IMPORTER_OPTIONS.batchRows;
@@ -57,14 +57,9 @@ describe.runIf(enabled)('PostgreSQL restarts mid-import', () => {
     }
     expect(status.status).toBe('importing');
     pg.stop();
-
-    let health = await fetch(`http://127.0.0.1:${server.port}/health`);
-    for (let i = 0; i < 50 && health.status === 200; i++) {
-      await sleep(100);
-      health = await fetch(`http://127.0.0.1:${server.port}/health`);
-    }
+    const health = await waitUntilUnhealthy(server);
     expect(health.status).toBe(503);
-    expect(((await health.json()) as { message: string }).message).toMatch(/^unhealthy: database unavailable/);
+    expect(health.message).toMatch(/^unhealthy: database unavailable/);
     const during = await server.api('GET', '/api/import/subscribers');
     expect(during.status).toBe(503);
     expect(during.body).toEqual({ message: 'the database is unavailable; try again shortly' });

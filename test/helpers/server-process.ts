@@ -94,3 +94,20 @@ export async function startServer(env: Record<string, string>, timeoutMs = 60_00
   await server.kill('SIGKILL');
   throw new Error(`server did not start within ${timeoutMs} ms:\n${out}`);
 }
+
+/**
+ * Polls `GET /health` of `server` every 100 ms until it answers something other than 200, for at most
+ * `timeoutMs`; returns the last answer's status and message (`{"message": "unhealthy: …"}` when 503).
+ */
+export async function waitUntilUnhealthy(server: ServerProcess, timeoutMs = 5000): Promise<{ status: number; message: string | null }> {
+  const url = `http://127.0.0.1:${server.port}/health`;
+  const until = Date.now() + timeoutMs;
+  let res = await fetch(url);
+  while (res.status === 200 && Date.now() < until) {
+    await res.arrayBuffer();
+    await new Promise((r) => setTimeout(r, 100));
+    res = await fetch(url);
+  }
+  const body = (await res.json().catch(() => null)) as { message?: string } | null;
+  return { status: res.status, message: body?.message ?? null };
+}
