@@ -2,6 +2,7 @@
  * Minimal server-rendered HTML for the public pages (unsubscribe, opt-in, subscription form): one
  * layout, every interpolated value escaped.
  */
+import type { FastifyReply } from 'fastify';
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
@@ -47,4 +48,14 @@ input[type=text],input[type=email]{width:100%;box-sizing:border-box;padding:8px;
 </head>
 <body><main>${body}</main></body>
 </html>`.value;
+}
+
+/** Sends a public page: status, no caching, not indexed. */
+export function sendPage(reply: FastifyReply, status: number, title: string, body: RawHtml): FastifyReply {
+  return reply
+    .status(status)
+    .header('X-Robots-Tag', 'noindex')
+    .header('Cache-Control', 'no-store')
+    .type('text/html; charset=utf-8')
+    .send(page(title, body));
 }

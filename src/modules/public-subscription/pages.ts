@@ -3,19 +3,8 @@
  * escaped by the `html` tag (src/http/html.ts); forms post to the same path, so they work without
  * JavaScript.
  */
-import type { FastifyReply } from 'fastify';
-import { html, page, type RawHtml } from '../../http/html.js';
+import { html, type RawHtml } from '../../http/html.js';
 import type { OptinListView, PublicList } from './service.js';
-
-/** Sends a public page: status, no caching, not indexed. */
-export function sendPage(reply: FastifyReply, status: number, title: string, body: RawHtml): FastifyReply {
-  return reply
-    .status(status)
-    .header('X-Robots-Tag', 'noindex')
-    .header('Cache-Control', 'no-store')
-    .type('text/html; charset=utf-8')
-    .send(page(title, body));
-}
 
 /** What the form shows again after a refused submission. */
 export interface FormValues {

@@ -11,7 +11,8 @@ import { multipartAsBody } from '../../http/form.js';
 import { errorResponses, TrueEnvelope } from '../../http/schemas.js';
 import { toHttpError } from '../../http/error-handler.js';
 import type { App } from '../../http/types.js';
-import { formPage, messagePage, optinConfirmPage, optinDonePage, sendPage, subscribedPage } from './pages.js';
+import { sendPage } from '../../http/html.js';
+import { formPage, messagePage, optinConfirmPage, optinDonePage, subscribedPage } from './pages.js';
 import { FormBody, ListUuidQuery, listUuidsOf, OptinParams, PublicLists, PublicSubscribeBody } from './schemas.js';
 import type { PublicSubscriptionService } from './service.js';
 

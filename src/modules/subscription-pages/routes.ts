@@ -5,7 +5,7 @@
 import { Type } from 'typebox';
 import type { FastifyReply } from 'fastify';
 import type { App } from '../../http/types.js';
-import { html, page } from '../../http/html.js';
+import { html, sendPage } from '../../http/html.js';
 import { multipartAsBody } from '../../http/form.js';
 import { BadRequestError } from '../../errors.js';
 import { isUuid, type PreferenceMembership, type SubscriptionPageService, type UnsubscribeContext } from './service.js';
@@ -35,15 +35,6 @@ function preferencesForm(ctx: UnsubscribeContext, lists: PreferenceMembership[],
 ${lists.length > 0 ? html`<p>Your subscriptions (untick to leave a list):</p>${boxes}` : html`<p class="muted">You have no subscriptions to manage.</p>`}
 <p><button type="submit">Save</button></p>
 </form>`;
-}
-
-function sendPage(reply: FastifyReply, status: number, title: string, body: ReturnType<typeof html>): FastifyReply {
-  return reply
-    .status(status)
-    .header('X-Robots-Tag', 'noindex')
-    .header('Cache-Control', 'no-store')
-    .type('text/html; charset=utf-8')
-    .send(page(title, body));
 }
 
 function notFound(reply: FastifyReply): FastifyReply {
