@@ -110,12 +110,32 @@ export interface BuildOptions {
   importer?: Partial<Omit<ImporterOptions, 'owner' | 'singleProcess' | 'uploadDir'>>;
 }
 
+/**
+ * Logs a warning when the PostgreSQL server runs without autovacuum: its planner statistics then go
+ * stale and large campaigns and subscriber queries get slow plans (docs/deployment.md). Never throws;
+ * a server that cannot be asked yet is checked by nothing else.
+ */
+async function warnWithoutAutovacuum(db: Db, logger: Logger): Promise<void> {
+  try {
+    const [row] = await db.sql<{ autovacuum: string }>("SELECT current_setting('autovacuum') AS autovacuum");
+    if (row?.autovacuum !== 'on') {
+      logger.warn('autovacuum is off on this PostgreSQL server: planner statistics are not kept up to date; turn it on, or run ANALYZE after imports and other bulk changes');
+    }
+  } catch {
+    // the database is not reachable yet: start-up reports that on its own
+  }
+}
+
 /** Opens the configured store: PostgreSQL when DATABASE_URL is set, else PGlite under the data dir. */
 export async function openDatabase(config: Config, logger: Logger): Promise<Db> {
   if (config.databaseUrl !== null) {
-    return openPostgres(config.databaseUrl, { onIdleError: (err) => logger.warn({ err }, 'idle database connection failed') });
+    const db = await openPostgres(config.databaseUrl, { onIdleError: (err) => logger.warn({ err }, 'idle database connection failed') });
+    await warnWithoutAutovacuum(db, logger);
+    return db;
   }
-  return openPglite(join(config.dataDir, 'db'));
+  return openPglite(join(config.dataDir, 'db'), {
+    autovacuum: { onError: (err, table) => logger.warn({ err, table }, 'embedded autovacuum failed') },
+  });
 }
 
 /** Builds every dependency; applies migrations and installs defaults on first start. */

@@ -7,6 +7,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite, types, type Transaction } from '@electric-sql/pglite';
 import type { BulkQueryable, BulkSession, Db, Params, Queryable, Row, TxOptions } from './db.js';
+import { DEFAULT_AUTOVACUUM_OPTIONS, PgliteAutovacuum, type PgliteAutovacuumOptions } from './pglite-autovacuum.js';
 import { positionalParams, type NamedQuery } from './queries.js';
 
 type PGliteLike = Pick<PGlite, 'query'> | Transaction;
@@ -56,11 +57,21 @@ function lockDataDir(dir: string): () => void {
   return () => rmSync(lockFile, { force: true });
 }
 
+/** Options of {@link openPglite}. */
+export interface PgliteOptions {
+  /**
+   * The embedded autovacuum (src/db/pglite-autovacuum.ts): its options, or false to run none.
+   * Default: on, checking every 10 s.
+   */
+  autovacuum?: Partial<PgliteAutovacuumOptions> | false;
+}
+
 /**
- * Opens PGlite: persisted in `<dir>/pgdata` when `dir` is given, in memory when it is null (tests).
- * Throws DataDirLockedError when another process owns `dir`.
+ * Opens PGlite: persisted in `<dir>/pgdata` when `dir` is given, in memory when it is null (tests),
+ * with the embedded autovacuum running until close(). Throws DataDirLockedError when another process
+ * owns `dir`.
  */
-export async function openPglite(dir: string | null): Promise<Db> {
+export async function openPglite(dir: string | null, opts: PgliteOptions = {}): Promise<Db> {
   let release = (): void => undefined;
   let dataDir: string | undefined;
   if (dir !== null) {
@@ -72,6 +83,8 @@ export async function openPglite(dir: string | null): Promise<Db> {
     parsers: { [types.INT8]: (v: string) => Number(v), [types.NUMERIC]: (v: string) => Number(v) },
   });
   const base = queryable(pg);
+  const autovacuum = opts.autovacuum === false ? null : new PgliteAutovacuum(pg, { ...DEFAULT_AUTOVACUUM_OPTIONS, ...opts.autovacuum });
+  autovacuum?.start();
   return {
     kind: 'pglite',
     run: base.run,
@@ -105,6 +118,7 @@ export async function openPglite(dir: string | null): Promise<Db> {
       await pg.query('SELECT 1');
     },
     async close(): Promise<void> {
+      await autovacuum?.stop();
       await pg.close();
       release();
     },

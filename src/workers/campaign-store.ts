@@ -6,12 +6,19 @@ import type { Db } from '../db/db.js';
 import { loadQueries } from '../db/queries.js';
 import type { CampaignForMessage, SubscriberForMessage } from '../mail/campaign-message.js';
 
+/**
+ * Carve attempts per claim. An attempt fails only when another instance carved in between, which is
+ * progress for the campaign; after this many the claim gives up until the runner's next tick.
+ */
+const CARVE_ATTEMPTS = 20;
+
 const Q = loadQueries(new URL('./queries.sql', import.meta.url), [
   'scheduled-start-due',
   'running-campaigns',
   'campaign-statuses',
   'run-prepare',
   'batch-reclaim',
+  'batch-cursor',
   'batch-carve',
   'batch-recipients',
   'batch-checkpoint',
@@ -81,8 +88,21 @@ export class CampaignStore {
   async claimBatch(campaignId: number, owner: string, leaseMs: number, batchSize: number): Promise<Batch | null> {
     const [reclaimed] = await this.db.run<Batch>(Q['batch-reclaim'], { campaign_id: campaignId, owner, lease_ms: leaseMs });
     if (reclaimed) return reclaimed;
-    const [carved] = await this.db.run<Batch>(Q['batch-carve'], { campaign_id: campaignId, owner, lease_ms: leaseMs, batch_size: batchSize });
-    return carved ?? null;
+    // Another instance can move the cursor between the read and the carve; then read it again.
+    for (let attempt = 0; attempt < CARVE_ATTEMPTS; attempt++) {
+      const [cursor] = await this.db.run<{ last_subscriber_id: number; max_subscriber_id: number }>(Q['batch-cursor'], { campaign_id: campaignId });
+      if (!cursor || cursor.last_subscriber_id >= cursor.max_subscriber_id) return null;
+      const [carved] = await this.db.run<Batch>(Q['batch-carve'], {
+        campaign_id: campaignId,
+        after: cursor.last_subscriber_id,
+        upto: cursor.max_subscriber_id,
+        owner,
+        lease_ms: leaseMs,
+        batch_size: batchSize,
+      });
+      if (carved) return carved;
+    }
+    return null; // contended: the next tick tries again
   }
 
   /** The batch's recipients still to handle, in id order. */

@@ -66,3 +66,34 @@ describe('the send-rate ring', () => {
     expect(await t.db.sql('SELECT 1 FROM campaign_send_rate WHERE campaign_id = $1', [id])).toEqual([]);
   });
 });
+
+describe('carving batches', () => {
+  it('tiles the audience without gap or overlap when two instances claim at the same time', async () => {
+    const [list] = await t.db.sql<{ id: number }>("INSERT INTO lists (name, type, optin) VALUES ('Carve', 'private', 'single') RETURNING id");
+    await t.db.sql(`INSERT INTO subscribers (email, name) SELECT 'carve' || g || '@example.org', 'Carve' FROM generate_series(1, 2500) g`);
+    await t.db.sql("INSERT INTO subscriber_lists (subscriber_id, list_id, status) SELECT id, $1::int, 'confirmed' FROM subscribers WHERE email LIKE 'carve%'", [list!.id]);
+    const id = await campaign('running', '2000-01-01T00:00:00Z');
+    await t.db.sql('INSERT INTO campaign_lists (campaign_id, list_id, list_name) VALUES ($1, $2, $3)', [id, list!.id, 'Carve']);
+    await t.db.sql('UPDATE campaigns SET run_no = run_no + 1 WHERE id = $1', [id]); // as starting it does
+    await new CampaignStore(t.db).prepareRun(id);
+    const [{ max_subscriber_id: max }] = (await t.db.sql<{ max_subscriber_id: number }>('SELECT max_subscriber_id FROM campaigns WHERE id = $1', [id])) as [{ max_subscriber_id: number }];
+
+    // Eight claimers on two instances, each claiming until nothing is left.
+    const stores = [new CampaignStore(t.db), new CampaignStore(other)];
+    const batches: Array<{ first_id: number; last_id: number }> = [];
+    await Promise.all(
+      Array.from({ length: 8 }, async (_, i) => {
+        for (;;) {
+          const b = await stores[i % 2]!.claimBatch(id, `owner-${i % 2}`, 30_000, 100);
+          if (b === null) return;
+          batches.push(b);
+        }
+      }),
+    );
+    batches.sort((a, b) => a.first_id - b.first_id);
+    expect(batches.length).toBe(25); // 2,500 recipients in batches of 100
+    expect(batches[0]!.first_id).toBe(0);
+    expect(batches.at(-1)!.last_id).toBe(max);
+    for (let i = 1; i < batches.length; i++) expect(batches[i]!.first_id).toBe(batches[i - 1]!.last_id);
+  });
+});
