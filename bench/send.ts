@@ -90,6 +90,15 @@ ${rows.join('\n')}
 
 ${verdicts.join('\n')}
 
+Where the engine's time goes (CPU profile of a 100,000-message PGlite run, 2026-11-21): the process is
+CPU-bound (3 % idle). nodemailer's MIME building and quoted-printable encoding take 24 %, the socket
+writes of the message data 15 %, PGlite 24 % (the seeding included) and Mailroom's template rendering
+about 2 %. Until that day, finding a campaign's next batch cost time in proportion to the subscribers
+still to send: 163 ms per batch on average over 100,000 on PGlite, up to 218 ms at the start of a campaign,
+because PGlite never gathered planner statistics (it has no autovacuum) and the carve hid its id range
+from the planner. Both are fixed (src/db/pglite-autovacuum.ts, migration 0007, \`batch-cursor\`):
+4 ms per batch at any point of the campaign.
+
 Run: \`npx tsx bench/send.ts\` (PostgreSQL too with \`BENCH_DATABASE_URL=postgres://…\`).
 `;
 console.log(`\n${md}`);
