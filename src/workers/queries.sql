@@ -66,7 +66,7 @@ SELECT last_subscriber_id, max_subscriber_id FROM campaigns WHERE id = :campaign
 -- so batches never overlap: when another carver moved the cursor meanwhile, no row is returned and the
 -- caller reads the cursor again. The range is passed as parameters, not read from the row inside the
 -- statement, so the planner sees its real size and walks the ids in order up to :batch_size instead of
--- sorting everything left to send (218 ms instead of 2 ms at the start of a 30,000-subscriber campaign).
+-- sorting everything left to send (218 ms instead of about 4 ms at the start of a 30,000-subscriber campaign).
 WITH c AS (
   SELECT id, last_subscriber_id, max_subscriber_id FROM campaigns
   WHERE id = :campaign_id AND status = 'running' AND last_subscriber_id = :after::int AND max_subscriber_id = :upto::int
