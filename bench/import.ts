@@ -6,7 +6,9 @@
  * in the same database, measured in the same run.
  *
  * A 100,000-row import runs first in the same process, so the peak RSS of the two sizes can be
- * compared: flat memory means the peak does not grow with the file.
+ * compared: flat memory means the peak does not grow with the file. The whole sequence runs twice, with
+ * the default two import writers and with one (each on a fresh database), so the second writer's gain
+ * is measured in the same run.
  *
  * Run: npx tsx bench/import.ts [rows]   (needs PostgreSQL: BENCH_DATABASE_URL or DATABASE_URL, default
  * postgres://postgres@127.0.0.1:5432/postgres; prints figures; updates the "import" section of
@@ -27,6 +29,10 @@ import { machineLine, writeSection } from './report.js';
 
 const ROWS = Number(process.argv[2] ?? 1_000_000);
 const SMALL = Math.min(100_000, Math.floor(ROWS / 10));
+/** Import writers of the measured run: Mailroom's default on PostgreSQL (src/config.ts). */
+const WRITERS = 2;
+/** V8 old-space cap (MiB) of the run that shows the importer's memory does not grow with the file. */
+const HEAP_CAP_MIB = 96;
 const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const ROOT = fileURLToPath(new URL('../', import.meta.url));
 const USER = 'admin';
@@ -107,11 +113,11 @@ function freePort(): Promise<number> {
 }
 
 /** Starts Mailroom on `url` and waits until it answers. */
-async function startMailroom(url: string, dataDir: string): Promise<{ child: ChildProcess; port: number }> {
+async function startMailroom(url: string, dataDir: string, writers: number, heapMiB: number | null): Promise<{ child: ChildProcess; port: number }> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, [...(heapMiB === null ? [] : [`--max-old-space-size=${heapMiB}`]), '--import', 'tsx', 'src/main.ts'], {
     cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: url, MAILROOM_DATA_DIR: dataDir, MAILROOM_ADMIN_USER: USER, MAILROOM_ADMIN_PASSWORD: PASSWORD, MAILROOM_API_ONLY: 'true', LOG_LEVEL: 'warn' },
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: url, MAILROOM_DATA_DIR: dataDir, MAILROOM_ADMIN_USER: USER, MAILROOM_ADMIN_PASSWORD: PASSWORD, MAILROOM_API_ONLY: 'true', MAILROOM_IMPORT_WRITERS: String(writers), LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   for (let i = 0; i < 600; i++) {
@@ -201,13 +207,47 @@ async function importViaApi(port: number, pid: number, path: string): Promise<Im
   };
 }
 
+/** What one server configuration did: the small then the big import, each on a fresh database. */
+interface Measured {
+  idle: number;
+  first: ImportRun;
+  run: ImportRun;
+}
+
+/**
+ * Creates database `url`, starts Mailroom on it with `writers` import writers (and V8's old space
+ * capped at `heapMiB`, when given), imports the small then the big file, checks that the database
+ * holds every row, and stops the server.
+ */
+async function measure(url: URL, dataDir: string, writers: number, small: string, big: string, heapMiB: number | null = null): Promise<Measured> {
+  await withClient(ADMIN_URL, (c) => c.query(`CREATE DATABASE ${url.pathname.slice(1)}`));
+  const started = await startMailroom(url.toString(), dataDir, writers, heapMiB);
+  const server = started.child;
+  try {
+    const pid = server.pid!;
+    const idle = memoryOf(pid).rss;
+    const first = await importViaApi(started.port, pid, small);
+    console.log(`${writers} writer(s), ${SMALL.toLocaleString('en')} rows: ${(first.imported / first.seconds).toFixed(0)} rows/s end to end, peak RSS ${first.peakMiB.toFixed(0)} MiB`);
+    const run = await importViaApi(started.port, pid, big);
+    console.log(`${writers} writer(s), ${ROWS.toLocaleString('en')} rows: ${(run.imported / run.seconds).toFixed(0)} rows/s end to end (${(run.imported / run.importSeconds).toFixed(0)} import phase), peak RSS ${run.peakMiB.toFixed(0)} MiB`);
+    const counts = await withClient(url.toString(), async (c) => (await c.query<{ s: string; m: string }>('SELECT (SELECT count(*) FROM subscribers) AS s, (SELECT count(*) FROM subscriber_lists) AS m')).rows[0]!);
+    if (Number(counts.s) !== ROWS + SMALL || Number(counts.m) !== ROWS + SMALL) throw new Error(`database holds ${counts.s} subscribers and ${counts.m} memberships`);
+    return { idle, first, run };
+  } finally {
+    server.kill('SIGTERM');
+    await new Promise((r) => server.once('exit', r));
+  }
+}
+
 async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'mailroom-bench-import-'));
   const dbName = `mailroom_bench_${randomBytes(4).toString('hex')}`;
   const url = new URL(ADMIN_URL);
   url.pathname = `/${dbName}`;
-  await withClient(ADMIN_URL, (c) => c.query(`CREATE DATABASE ${dbName}`));
-  let server: ChildProcess | null = null;
+  const oneUrl = new URL(ADMIN_URL);
+  oneUrl.pathname = `/${dbName}_one`;
+  const cappedUrl = new URL(ADMIN_URL);
+  cappedUrl.pathname = `/${dbName}_capped`;
   try {
     const small = join(dir, 'small.csv');
     const big = join(dir, 'big.csv');
@@ -217,28 +257,30 @@ async function main(): Promise<void> {
     const mib = statSync(big).size / 2 ** 20;
     console.log(`big file: ${mib.toFixed(1)} MiB`);
 
-    const started = await startMailroom(url.toString(), join(dir, 'data'));
-    server = started.child;
-    const pid = server.pid!;
-    const idle = memoryOf(pid).rss;
-    const first = await importViaApi(started.port, pid, small);
-    console.log(`${SMALL.toLocaleString('en')} rows: ${(first.imported / first.seconds).toFixed(0)} rows/s end to end, peak RSS ${first.peakMiB.toFixed(0)} MiB`);
-    const run = await importViaApi(started.port, pid, big);
+    // The default (two writers), then one writer on its own fresh database: the same-run baseline
+    // that shows what the second writer gives.
+    const { idle, first, run } = await measure(url, join(dir, 'data'), WRITERS, small, big);
+    const one = await measure(oneUrl, join(dir, 'data-one'), 1, small, big);
+    // Flat memory, shown rather than read off peaks that follow the garbage collector: the same imports
+    // with the server's JS heap capped at HEAP_CAP_MIB (it would fail with "heap out of memory" if the
+    // importer kept anything per row of the file).
+    const capped = await measure(cappedUrl, join(dir, 'data-capped'), WRITERS, small, big, HEAP_CAP_MIB);
     const copyRate = await bareCopy(url.toString(), big);
-    const counts = await withClient(url.toString(), async (c) => (await c.query<{ s: string; m: string }>('SELECT (SELECT count(*) FROM subscribers) AS s, (SELECT count(*) FROM subscriber_lists) AS m')).rows[0]!);
-    if (Number(counts.s) !== ROWS + SMALL || Number(counts.m) !== ROWS + SMALL) throw new Error(`database holds ${counts.s} subscribers and ${counts.m} memberships`);
-
     const floorRate = await schemaFloor(url.toString(), big);
     const rate = run.imported / run.seconds;
     const importRate = run.imported / run.importSeconds;
+    const oneRate = one.run.imported / one.run.seconds;
+    const oneImportRate = one.run.imported / one.run.importSeconds;
     const load = loadavg()[0]!.toFixed(1);
     const lines = [
       `import through the API, end to end (upload + line count + import): ${rate.toFixed(0)} rows/s (${run.seconds.toFixed(1)} s)`,
+      `the same with one writer (MAILROOM_IMPORT_WRITERS=1):               ${oneRate.toFixed(0)} rows/s (${one.run.seconds.toFixed(1)} s; import phase ${oneImportRate.toFixed(0)} rows/s); ${WRITERS} writers / 1: ${(rate / oneRate).toFixed(2)}`,
       `import phase alone (from the import log):                          ${importRate.toFixed(0)} rows/s (${run.importSeconds.toFixed(1)} s)`,
       `plain COPY of the same file into a bare table:                    ${copyRate.toFixed(0)} rows/s`,
       `schema floor (COPY to staging + INSERT … SELECT into subscribers + memberships, no checks): ${floorRate.toFixed(0)} rows/s`,
       `ratio end to end / COPY: ${(rate / copyRate).toFixed(2)}; import phase / COPY: ${(importRate / copyRate).toFixed(2)}; import phase / schema floor: ${(importRate / floorRate).toFixed(2)}`,
       `server RSS: idle ${idle.toFixed(0)} MiB; peak ${first.peakMiB.toFixed(0)} MiB after ${SMALL.toLocaleString('en')} rows, ${run.peakMiB.toFixed(0)} MiB after ${ROWS.toLocaleString('en')} rows; big import: upload max ${run.uploadMaxMiB.toFixed(0)} MiB, import max ${run.firstHalfMaxMiB.toFixed(0)} MiB (first half) / ${run.secondHalfMaxMiB.toFixed(0)} MiB (second half)`,
+      `with the JS heap capped at ${HEAP_CAP_MIB} MiB: ${ROWS.toLocaleString('en')} rows in ${capped.run.seconds.toFixed(1)} s (${(capped.run.imported / capped.run.seconds).toFixed(0)} rows/s), peak RSS ${capped.first.peakMiB.toFixed(0)} MiB after ${SMALL.toLocaleString('en')} rows and ${capped.run.peakMiB.toFixed(0)} MiB after ${ROWS.toLocaleString('en')}`,
       `1-minute load average at the end: ${load} (${cpus().length} cores)`,
     ];
     for (const l of lines) console.log(l);
@@ -257,11 +299,15 @@ a bare table of three \`text\` columns (no indexes, no checks, no JSON parsing).
 
 | | rows/s |
 |---|---:|
-| import through the API, end to end (upload, line count, import) | ${rate.toFixed(0)} |
-| import phase alone (parse, check, COPY to staging, upsert, memberships) | ${importRate.toFixed(0)} |
+| import through the API, end to end (upload, line count, import), ${WRITERS} writers (the default) | ${rate.toFixed(0)} |
+| import phase alone (parse, check, COPY to staging, upsert, memberships), ${WRITERS} writers | ${importRate.toFixed(0)} |
+| import through the API, end to end, one writer (\`MAILROOM_IMPORT_WRITERS=1\`) | ${oneRate.toFixed(0)} |
+| import phase alone, one writer | ${oneImportRate.toFixed(0)} |
 | plain COPY into a bare table (the issue's baseline) | ${copyRate.toFixed(0)} |
 | schema floor: COPY to staging + one INSERT … SELECT into \`subscribers\` + memberships, no checks | ${floorRate.toFixed(0)} |
 
+Two writers against one, same run: ${(rate / oneRate).toFixed(2)} end to end, ${(importRate / oneImportRate).toFixed(2)} for the import phase (each writer is
+a connection of its own; rows are shared out by e-mail, and only the memberships and commits take turns).
 Ratio to the bare COPY: ${(rate / copyRate).toFixed(2)} end to end, ${(importRate / copyRate).toFixed(2)} for the import phase.
 Ratio of the import phase to the schema floor: ${(importRate / floorRate).toFixed(2)}. The floor shows what any importer
 pays to write into this schema: \`subscribers\` carries seven indexes (among them the GIN index on
@@ -273,18 +319,20 @@ ${rate >= 50_000 && rate / copyRate >= 0.3 ? 'met' : `**not met** in this run ($
 Memory of the server process (RSS, sampled every 100 ms): idle ${idle.toFixed(0)} MiB; peak (VmHWM) ${first.peakMiB.toFixed(0)} MiB after
 a ${SMALL.toLocaleString('en')}-row import and ${run.peakMiB.toFixed(0)} MiB after the ${ROWS.toLocaleString('en')}-row import (${mib.toFixed(0)} MiB file). During the big import:
 highest ${run.uploadMaxMiB.toFixed(0)} MiB while uploading, ${run.firstHalfMaxMiB.toFixed(0)} MiB in the first half of the import and ${run.secondHalfMaxMiB.toFixed(0)} MiB in the
-second half: memory follows the garbage collector's cycles, not the size of the file.
+second half: memory follows the garbage collector's cycles, not the size of the file (with one writer the
+peak was ${one.run.peakMiB.toFixed(0)} MiB after ${ROWS.toLocaleString('en')} rows and ${one.first.peakMiB.toFixed(0)} MiB after ${SMALL.toLocaleString('en')}). Shown directly: the same two imports with the
+server's JS heap capped at ${HEAP_CAP_MIB} MiB (\`--max-old-space-size\`; Node would stop with "heap out of memory" if
+the importer held anything per row of the file) complete: ${ROWS.toLocaleString('en')} rows at ${(capped.run.imported / capped.run.seconds).toFixed(0)} rows/s,
+peak RSS ${capped.first.peakMiB.toFixed(0)} MiB after ${SMALL.toLocaleString('en')} rows and ${capped.run.peakMiB.toFixed(0)} MiB after ${ROWS.toLocaleString('en')}.
 
 The machine is shared: the 1-minute load average was ${load} on ${cpus().length} cores at the end of the run, so every
 figure above is a fraction of what an idle machine gives; compare the ratios.
 Run: \`npx tsx bench/import.ts\`.
 `);
   } finally {
-    if (server) {
-      server.kill('SIGTERM');
-      await new Promise((r) => server!.once('exit', r));
-    }
     await withClient(ADMIN_URL, (c) => c.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`));
+    await withClient(ADMIN_URL, (c) => c.query(`DROP DATABASE IF EXISTS ${dbName}_one WITH (FORCE)`));
+    await withClient(ADMIN_URL, (c) => c.query(`DROP DATABASE IF EXISTS ${dbName}_capped WITH (FORCE)`));
     rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -38,6 +38,11 @@ export interface Config {
   /** When true the process serves the API but never sends campaigns (MAILROOM_API_ONLY). */
   apiOnly: boolean;
   /**
+   * Connections a subscriber import writes on at once on PostgreSQL (MAILROOM_IMPORT_WRITERS, 1–16,
+   * default 2); the embedded store always uses one.
+   */
+  importWriters: number;
+  /**
    * Which proxies' X-Forwarded-For to believe for the client address (MAILROOM_TRUST_PROXY): false
    * (default), true (any), a hop count, or a comma-separated list of addresses/CIDRs. Fastify `trustProxy`.
    */
@@ -75,6 +80,7 @@ export const ENV_VARS = [
   'MAILROOM_INSTANCE_ID',
   'MAILROOM_API_ONLY',
   'MAILROOM_TRUST_PROXY',
+  'MAILROOM_IMPORT_WRITERS',
 ] as const;
 
 /** The name of one environment variable Mailroom reads. */
@@ -109,7 +115,8 @@ export function loadConfig(processEnv: NodeJS.ProcessEnv = process.env): Config 
   const instanceId = env.MAILROOM_INSTANCE_ID?.trim() || randomUUID();
   const apiOnly = parseBool(env.MAILROOM_API_ONLY ?? 'false', 'MAILROOM_API_ONLY');
   const trustProxy = parseTrustProxy(env.MAILROOM_TRUST_PROXY ?? 'false');
-  return { port, host, databaseUrl, dataDir, rootUrl, adminUser, adminPassword, smtp, fromEmail, from, logLevel, instanceId, apiOnly, trustProxy };
+  const importWriters = parseInteger(env.MAILROOM_IMPORT_WRITERS ?? '2', 'MAILROOM_IMPORT_WRITERS', 1, 16);
+  return { port, host, databaseUrl, dataDir, rootUrl, adminUser, adminPassword, smtp, fromEmail, from, logLevel, instanceId, apiOnly, trustProxy, importWriters };
 }
 
 function nonEmpty(value: string, name: string): string {
@@ -123,6 +130,12 @@ function parsePort(value: string, name: string): number {
   const port = Number(value);
   if (port < 1 || port > 65535) throw new ConfigError(name, `must be between 1 and 65535, got ${port}`);
   return port;
+}
+
+function parseInteger(value: string, name: string, min: number, max: number): number {
+  const v = value.trim();
+  if (!/^\d+$/u.test(v) || Number(v) < min || Number(v) > max) throw new ConfigError(name, `must be a whole number from ${min} to ${max}, got "${value}"`);
+  return Number(v);
 }
 
 function parseBool(value: string, name: string): boolean {

@@ -295,6 +295,8 @@ export async function buildDeps(config: Config, logger: Logger, opts: BuildOptio
     ...DEFAULT_IMPORTER_OPTIONS,
     owner: config.instanceId,
     singleProcess: db.kind === 'pglite',
+    // The embedded store has a single connection (docs/configuration.md, MAILROOM_IMPORT_WRITERS).
+    writers: db.kind === 'pglite' ? 1 : config.importWriters,
     uploadDir: join(config.dataDir, 'imports'),
     ...opts.importer,
   }, logger.child({ component: 'importer' }));

@@ -35,6 +35,9 @@ beforeAll(async () => {
     env: { MAILROOM_DATA_DIR: dataDir },
     importer: {
       batchRows: BATCH,
+      // One writer, so batch boundaries (what a stop or a shutdown keeps) are exact here; two writers,
+      // PostgreSQL's default, are covered by import-writers.test.ts.
+      writers: 1,
       beforeFlush: async (n) => {
         if (n !== holdAt) return;
         reachedResolve();
@@ -392,7 +395,7 @@ describe('one import at a time, stopping, clearing', () => {
     const gate = new Promise<void>((r) => (release = r));
     const other = await buildTestApp({
       env: { MAILROOM_DATA_DIR: dataDir },
-      importer: { batchRows: BATCH, beforeFlush: async (n) => (n === 2 ? (reached(), gate) : undefined) },
+      importer: { batchRows: BATCH, writers: 1, beforeFlush: async (n) => (n === 2 ? (reached(), gate) : undefined) },
     });
     try {
       const { payload, contentType } = multipart([{ name: 'params', value: '{"mode":"subscribe"}' }, { name: 'file', filename: 'shutdown.csv', content: `email,name,attributes\n${rows('t12.test', 4 * BATCH)}\n` }]);

@@ -4,9 +4,14 @@ import { loadConfig } from '../../src/config.js';
 describe('loadConfig', () => {
   it('applies the documented defaults', () => {
     const c = loadConfig({});
-    expect(c).toMatchObject({ port: 9000, host: '0.0.0.0', databaseUrl: null, rootUrl: 'http://localhost:9000', adminUser: 'admin', adminPassword: null, apiOnly: false });
+    expect(c).toMatchObject({ port: 9000, host: '0.0.0.0', databaseUrl: null, rootUrl: 'http://localhost:9000', adminUser: 'admin', adminPassword: null, apiOnly: false, importWriters: 2 });
     expect(c.smtp).toEqual({ host: 'localhost', port: 25, secure: false, user: null, password: null });
     expect(c.from).toEqual({ name: 'Mailroom', address: 'mailroom@localhost' });
+  });
+
+  it('reads MAILROOM_IMPORT_WRITERS', () => {
+    expect(loadConfig({ MAILROOM_IMPORT_WRITERS: ' 4 ' }).importWriters).toBe(4);
+    expect(loadConfig({ MAILROOM_IMPORT_WRITERS: '1' }).importWriters).toBe(1);
   });
 
   it('derives the root URL from PORT and strips a trailing slash', () => {
@@ -39,6 +44,9 @@ describe('loadConfig', () => {
     ['MAILROOM_API_ONLY', 'maybe', /^MAILROOM_API_ONLY:/],
     ['LOG_LEVEL', 'loud', /^LOG_LEVEL:/],
     ['MAILROOM_TRUST_PROXY', 'the load balancer', /^MAILROOM_TRUST_PROXY:/],
+    ['MAILROOM_IMPORT_WRITERS', '0', /^MAILROOM_IMPORT_WRITERS: must be a whole number from 1 to 16, got "0"/],
+    ['MAILROOM_IMPORT_WRITERS', '17', /^MAILROOM_IMPORT_WRITERS: must be a whole number from 1 to 16/],
+    ['MAILROOM_IMPORT_WRITERS', 'two', /^MAILROOM_IMPORT_WRITERS:/],
   ];
   for (const [name, value, message] of bad) {
     it(`refuses ${name}=${value} naming the variable`, () => expect(() => loadConfig({ [name]: value })).toThrow(message));

@@ -2,13 +2,13 @@
 -- by a worker is conditioned on its run still being the current, active one.
 
 -- name: import-get
-SELECT run_id, name, total, imported, skipped, line, status FROM imports WHERE id = 1;
+SELECT run_id, name, total, imported, skipped, line, stream_lines, status FROM imports WHERE id = 1;
 
 -- name: import-claim
 -- Starts a run unless one is active (one import at a time across instances).
 UPDATE imports
 SET run_id = :run_id::uuid, name = :name, status = 'importing', params = :params::jsonb, total = 0, imported = 0,
-    skipped = 0, line = 0, owner = :owner, heartbeat_at = now(), started_at = now(), finished_at = NULL, updated_at = now()
+    skipped = 0, line = 0, stream_lines = '{}', owner = :owner, heartbeat_at = now(), started_at = now(), finished_at = NULL, updated_at = now()
 WHERE id = 1 AND status NOT IN ('importing', 'stopping')
 RETURNING run_id;
 
@@ -26,7 +26,7 @@ RETURNING run_id;
 WITH cleared AS (
   UPDATE imports
   SET run_id = NULL, name = '', status = 'none', params = '{}', total = 0, imported = 0, skipped = 0, line = 0,
-      owner = NULL, heartbeat_at = NULL, started_at = NULL, finished_at = NULL, updated_at = now()
+      stream_lines = '{}', owner = NULL, heartbeat_at = NULL, started_at = NULL, finished_at = NULL, updated_at = now()
   WHERE id = 1 AND status IN ('none', 'finished', 'failed')
   RETURNING 1
 )
@@ -43,18 +43,29 @@ UPDATE imports SET total = :total, updated_at = now()
 WHERE id = 1 AND run_id = :run_id::uuid AND status IN ('importing', 'stopping');
 
 -- name: import-progress
--- Counts one committed batch, in the batch's transaction; no row means the run is no longer active.
-UPDATE imports
-SET imported = imported + :imported, skipped = skipped + :skipped, line = :line, heartbeat_at = now(), updated_at = now()
-WHERE id = 1 AND run_id = :run_id::uuid AND status IN ('importing', 'stopping')
-RETURNING status;
+-- Counts one committed batch of writer :stream (1-based, of :streams), in the batch's transaction:
+-- the writer's high-water mark becomes :line, and `line` the least mark of all writers (every row up
+-- to it is committed). No row means the run is no longer active. The batches of a run commit one at a
+-- time (the importer's commit gate), so the marks read here are current.
+UPDATE imports i
+SET imported = imported + :imported, skipped = skipped + :skipped,
+    stream_lines = m.marks,
+    line = (SELECT min(x) FROM unnest(m.marks) x),
+    heartbeat_at = now(), updated_at = now()
+FROM (
+  SELECT array_agg(CASE WHEN k = :stream::int THEN :line::int ELSE coalesce(stream_lines[k], 0) END ORDER BY k) AS marks
+  FROM imports, generate_series(1, :streams::int) k
+  WHERE id = 1
+) m
+WHERE i.id = 1 AND i.run_id = :run_id::uuid AND i.status IN ('importing', 'stopping')
+RETURNING i.status;
 
 -- name: import-end
 -- Ends a run as `finished` or `failed`; `total` is kept when :total is null.
 UPDATE imports
 SET status = :status::text, total = coalesce(:total::int, total), finished_at = now(), heartbeat_at = NULL, updated_at = now()
 WHERE id = 1 AND run_id = :run_id::uuid AND status IN ('importing', 'stopping')
-RETURNING run_id, line, imported, skipped;
+RETURNING run_id, line, stream_lines, imported, skipped;
 
 -- name: import-recover
 -- Ends runs whose worker is gone: this instance's own after a restart, any whose instance stopped
@@ -67,7 +78,7 @@ SET status = CASE WHEN status = 'stopping' THEN 'finished' ELSE 'failed' END,
 WHERE id = 1 AND status IN ('importing', 'stopping')
   AND (:all::boolean OR owner = :owner OR heartbeat_at < now() - make_interval(secs => :stale_seconds))
   AND (:except::uuid IS NULL OR run_id <> :except::uuid)
-RETURNING run_id, status, line, imported, skipped;
+RETURNING run_id, status, line, stream_lines, imported, skipped;
 
 -- name: import-log
 INSERT INTO import_logs (run_id, message) SELECT :run_id::uuid, unnest(:messages::text[]);

@@ -34,6 +34,9 @@ export interface ImportRow {
   total: number;
   imported: number;
   skipped: number;
+  /** Last line of the file covered by a committed batch of each writer (index: writer). */
+  stream_lines: number[];
+  /** Last line of the file up to which every row is committed (the least of stream_lines). */
   line: number;
   status: ImportStatusValue;
 }
@@ -42,7 +45,10 @@ export interface ImportRow {
 export interface EndedRun {
   run_id: string;
   status?: ImportStatusValue;
+  /** Every row up to this line is committed. */
   line: number;
+  /** Each writer's own mark (rows of that writer up to it are committed); see ImportRow. */
+  stream_lines: number[];
   imported: number;
   skipped: number;
 }
@@ -62,7 +68,7 @@ export interface WriteOptions {
   overwriteStatus: boolean;
 }
 
-/** The COPY target of a batch, in the column order of {@link ImportRepo.writeBatch}'s data. */
+/** The COPY target of a batch, in the column order of {@link ImportRepo.upsertBatch}'s data. */
 const STAGING = 'import_staging (line, email, name, attribs)';
 
 /** Import state and batch writes. */
@@ -138,19 +144,39 @@ export class ImportRepo {
     await q.run(Q['import-targets-create']);
   }
 
-  /** Loads `copyData` (COPY text rows: line, email, name, attribs) and writes it as subscribers and memberships. */
-  async writeBatch(q: BulkQueryable, copyData: string, o: WriteOptions): Promise<void> {
+  /**
+   * First half of a batch: loads `copyData` (COPY text rows: line, email, name, attribs) into the
+   * session's staging table and writes it as subscribers (collecting the batch's targets). Touches only
+   * the batch's own subscribers, so writers with disjoint e-mails run it at the same time.
+   */
+  async upsertBatch(q: BulkQueryable, copyData: string, o: WriteOptions): Promise<void> {
     await q.copyFrom(STAGING, copyData);
     await q.run(Q['import-upsert'], { overwrite: o.overwrite, new_status: o.newStatus, blocklist: o.blocklist, keep_existing: o.keepExisting });
+  }
+
+  /**
+   * Second half of a batch, after {@link upsertBatch} in the same transaction: the memberships of its
+   * targets. Updates the shared per-list counters (list_subscriber_counts), so the importer runs it
+   * behind its commit gate, one batch at a time.
+   */
+  async applyMemberships(q: BulkQueryable, o: WriteOptions): Promise<void> {
     if (o.blocklist) await q.run(Q['import-unsubscribe-blocklisted']);
     if (o.listIds.length > 0) {
       await q.run(Q['import-subscribe'], { list_ids: o.listIds, status: o.subscriptionStatus, overwrite_status: o.overwriteStatus });
     }
   }
 
-  /** Counts a committed batch (same transaction); the run's status, or null when it is no longer active. */
-  async progress(q: Queryable, p: { runId: string; imported: number; skipped: number; line: number }): Promise<ImportStatusValue | null> {
-    const [row] = await q.run<{ status: ImportStatusValue }>(Q['import-progress'], { run_id: p.runId, imported: p.imported, skipped: p.skipped, line: p.line });
+  /**
+   * Counts a committed batch of writer `stream` (0-based, of `streams`) in its transaction and moves
+   * that writer's high-water mark to `line`; the run's status, or null when it is no longer active.
+   */
+  async progress(
+    q: Queryable,
+    p: { runId: string; imported: number; skipped: number; line: number; stream: number; streams: number },
+  ): Promise<ImportStatusValue | null> {
+    const [row] = await q.run<{ status: ImportStatusValue }>(Q['import-progress'], {
+      run_id: p.runId, imported: p.imported, skipped: p.skipped, line: p.line, stream: p.stream + 1, streams: p.streams,
+    });
     return row?.status ?? null;
   }
 }

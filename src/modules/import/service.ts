@@ -50,7 +50,7 @@ export function parseParams(raw: string | undefined): ImportParams {
   return params;
 }
 
-/** How batches are written for these params (see ImportRepo.writeBatch and the rules). */
+/** How batches are written for these params (see ImportRepo.upsertBatch, ImportRepo.applyMemberships and the rules). */
 export function writeOptions(p: ImportParams, listIds: number[]): WriteOptions {
   const blocklist = p.mode === 'blocklist';
   return {
