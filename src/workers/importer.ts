@@ -459,9 +459,11 @@ export class Importer {
   /**
    * One batch transaction. The subscriber upsert runs at once (writers have disjoint e-mails, so it
    * never waits on another writer); the memberships, log lines, counters and the commit run behind the
-   * run's commit gate, one batch at a time: they update rows every batch shares (the per-list counts,
-   * the `imports` row), and a transaction holding one of those while another writer's waited on its
-   * subscribers could deadlock. The gate is released only once the transaction has ended.
+   * run's commit gate, one batch at a time. Those update rows every batch shares (the per-list counts,
+   * the `imports` row), in an order that differs between statements (blocklist mode's unsubscribe and
+   * subscribe lock different count rows), so two writers doing them at once could deadlock; behind
+   * the gate no transaction ever waits for another writer's. The gate is released only once the
+   * transaction has ended (committed or rolled back).
    */
   private async writeOnce(session: BulkSession, job: ImportJob, ctl: Control, w: number, b: Pick<Batch, 'rows' | 'bad' | 'messages' | 'lastLine'>): Promise<ImportStatusValue | null> {
     const held = { gate: false };
