@@ -59,6 +59,7 @@ import { importSettings } from './modules/import/settings.js';
 import { ImportRepo } from './modules/import/repo.js';
 import { ImportService } from './modules/import/service.js';
 import { DEFAULT_IMPORTER_OPTIONS, Importer, type ImporterOptions } from './workers/importer.js';
+import { AdminNotifier } from './modules/notifications/admin-notifier.js';
 
 /** Everything the HTTP app and the workers use. */
 export interface Deps {
@@ -202,6 +203,13 @@ export async function buildDeps(config: Config, logger: Logger, opts: BuildOptio
     const p = privacySwitches();
     return { rootUrl: settings.get(core.rootUrl), trackViews: !p.disableTracking, individualTracking: p.individualTracking, unsubscribeHeader: p.unsubscribeHeader };
   };
+  const notifier = new AdminNotifier({
+    messengers,
+    recipients: () => settings.get(core.notifyEmails),
+    from: () => settings.get(core.fromEmail),
+    logger: logger.child({ component: 'notifications' }),
+  });
+  const notify = (subject: string, body: string): void => notifier.notify(subject, body);
   let runner: CampaignRunner | null = null;
   if (!config.apiOnly) {
     const runnerOpts: RunnerOptions = {
@@ -216,7 +224,7 @@ export async function buildDeps(config: Config, logger: Logger, opts: BuildOptio
     const messageSettings = (): MessageSettings => ({ ...urls(), trackLinks: !settings.get(privacy.disableTracking) });
     const runnerLog = logger.child({ component: 'campaign-runner' });
     const limiter = new RateLimiter(new DbPermitSource(db), rateLimits(), runnerLog);
-    runner = new CampaignRunner(new CampaignStore(db), { messengers, limiter, links: new LinkRegistry(db), messageSettings }, runnerOpts, runnerLog);
+    runner = new CampaignRunner(new CampaignStore(db), { messengers, limiter, links: new LinkRegistry(db), messageSettings, notify }, runnerOpts, runnerLog);
   }
 
   const validator = new CampaignValidator({
@@ -297,6 +305,7 @@ export async function buildDeps(config: Config, logger: Logger, opts: BuildOptio
     singleProcess: db.kind === 'pglite',
     // The embedded store has a single connection (docs/configuration.md, MAILROOM_IMPORT_WRITERS).
     writers: db.kind === 'pglite' ? 1 : config.importWriters,
+    notify,
     uploadDir: join(config.dataDir, 'imports'),
     ...opts.importer,
   }, logger.child({ component: 'importer' }));
@@ -336,6 +345,7 @@ export async function buildDeps(config: Config, logger: Logger, opts: BuildOptio
       await importer.close();
       await runner?.stop();
       await optinMailer.drain();
+      await notifier.drain();
       await messengers.closeAll();
       media.close();
       if (opts.db === undefined) await db.close();

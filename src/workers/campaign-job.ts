@@ -38,6 +38,9 @@ export interface EngineOptions {
   maxSendErrors: number;
 }
 
+/** Sends an operator notification (subject, plain-text body); never throws (AdminNotifier.notify). */
+export type Notify = (subject: string, body: string) => void;
+
 /** What a job uses besides the store: its messenger (looked up at each send), permits, tracked links. */
 export interface JobParts {
   /** The campaign's messenger now (settings may replace it while the job runs); undefined if gone. */
@@ -46,6 +49,8 @@ export interface JobParts {
   limiter: RateLimiter;
   /** Tracked-link registration for this campaign; null when link tracking is off. */
   links: CampaignLinks | null;
+  /** Operator notifications: sent by the one instance whose statement finished or paused the campaign. */
+  notify: Notify;
 }
 
 /** A claimed batch with its recipients still to handle. */
@@ -107,7 +112,11 @@ export class CampaignJob {
         const claimed = await next;
         next = null;
         if (claimed === null) {
-          if (await this.store.finishIfComplete(id)) this.log.info({ campaign_id: id }, 'campaign finished');
+          const finished = await this.store.finishIfComplete(id);
+          if (finished !== null) {
+            this.log.info({ campaign_id: id }, 'campaign finished');
+            this.parts.notify(`Finished: ${finished.name}`, `The campaign "${finished.name}" (id ${id}) finished: ${finished.sent} messages sent.`);
+          }
           return;
         }
         await this.processBatch(claimed, () => {
@@ -221,9 +230,12 @@ export class CampaignJob {
 
   /** Counts one send error; stops the job when the campaign paused because of it. */
   private async countError(e: SendError): Promise<void> {
-    const status = await this.store.addSendErrors(this.campaign.id, 1, this.opts.maxSendErrors, e.message);
-    if (status !== 'running') {
-      if (status === 'paused') this.log.warn({ campaign_id: this.campaign.id, err: e.message }, 'campaign paused: too many send errors');
+    const outcome = await this.store.addSendErrors(this.campaign.id, 1, this.opts.maxSendErrors, e.message);
+    if (outcome?.status !== 'running') {
+      if (outcome?.pausedNow) {
+        this.log.warn({ campaign_id: this.campaign.id, err: e.message }, 'campaign paused: too many send errors');
+        this.parts.notify(`Paused: ${outcome.name}`, `The campaign "${outcome.name}" (id ${this.campaign.id}) was paused: ${outcome.reason}`);
+      }
       this.stop('status');
     }
   }

@@ -15,6 +15,7 @@ import { CampaignJob, type EngineOptions } from './campaign-job.js';
 import type { CampaignStore, RunningCampaign } from './campaign-store.js';
 import type { RateLimits } from './engine-settings.js';
 import type { RateLimiter } from './rate-limiter.js';
+import type { Notify } from './campaign-job.js';
 import { Semaphore, sleep } from './semaphore.js';
 
 /** What the runner reads from the settings for each new job: public URLs and privacy switches. */
@@ -30,6 +31,8 @@ export interface RunnerParts {
   links: LinkRegistry;
   /** Read when a job starts (a campaign's links and pixel follow the settings of its run). */
   messageSettings: () => MessageSettings;
+  /** Operator notifications (`app.notify_emails`): campaign finished, paused on send errors. */
+  notify?: Notify;
 }
 
 /** Runner settings. Durations in milliseconds. */
@@ -125,7 +128,7 @@ export class CampaignRunner {
     try {
       const ms = this.parts.messageSettings();
       const tracking = ms.trackLinks ? new CampaignLinks(links, campaign, ms.rootUrl, ms.individualTracking ?? false) : null;
-      const parts = { messenger: () => messengers.get(campaign.messenger), slots: this.slots, limiter, links: tracking };
+      const parts = { messenger: () => messengers.get(campaign.messenger), slots: this.slots, limiter, links: tracking, notify: this.parts.notify ?? (() => undefined) };
       job = new CampaignJob(campaign, parts, this.store, this.opts, ms, this.log);
     } catch (err) {
       const why = err instanceof TemplateSyntaxError ? err.message : 'the campaign could not be prepared';

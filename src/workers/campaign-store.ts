@@ -138,9 +138,13 @@ export class CampaignStore {
     return (await this.db.run(Q['batch-release-owned'], { owner, everyone })).length;
   }
 
-  /** Marks the campaign finished if all its work is done; true when it did. */
-  async finishIfComplete(campaignId: number): Promise<boolean> {
-    return (await this.db.run(Q['campaign-finish-if-complete'], { id: campaignId })).length > 0;
+  /**
+   * Marks the campaign finished if all its work is done; its name and `sent` when this call did (only
+   * one caller across instances gets them), null otherwise.
+   */
+  async finishIfComplete(campaignId: number): Promise<{ name: string; sent: number } | null> {
+    const [row] = await this.db.run<{ name: string; sent: number }>(Q['campaign-finish-if-complete'], { id: campaignId });
+    return row ?? null;
   }
 
   /** Pauses a running campaign and records why. */
@@ -152,9 +156,16 @@ export class CampaignStore {
    * Counts `n` send errors in the campaign's current run; pauses it (with a status_reason) once they
    * reach `max` (0: never). Returns the campaign's status afterwards, or null when it is gone.
    */
-  async addSendErrors(campaignId: number, n: number, max: number, lastError: string): Promise<string | null> {
-    const [row] = await this.db.run<{ status: string }>(Q['campaign-add-send-errors'], { id: campaignId, n, max, last_error: lastError.slice(0, 500) });
-    return row?.status ?? null;
+  async addSendErrors(
+    campaignId: number,
+    n: number,
+    max: number,
+    lastError: string,
+  ): Promise<{ status: string; pausedNow: boolean; name: string; reason: string } | null> {
+    const [row] = await this.db.run<{ status: string; paused_now: boolean; name: string; status_reason: string }>(Q['campaign-add-send-errors'], {
+      id: campaignId, n, max, last_error: lastError.slice(0, 500),
+    });
+    return row ? { status: row.status, pausedNow: row.paused_now, name: row.name, reason: row.status_reason } : null;
   }
 
   /** Records a bounce for a subscriber of a campaign. */

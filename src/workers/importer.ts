@@ -54,6 +54,8 @@ export interface ImporterOptions {
    * gives up and fails; while it waits, nothing is lost (the batches not yet confirmed are kept in memory).
    */
   outageMs: number;
+  /** Operator notifications (`app.notify_emails`) when an import ends: subject, plain-text body; never throws. */
+  notify?: (subject: string, body: string) => void;
   /** Test hook: awaited before each batch is written (1-based batch number). */
   beforeFlush?: (batchNo: number) => Promise<void> | void;
 }
@@ -188,9 +190,9 @@ export class Importer {
     const ended = await this.repo.recover({ all, owner, staleSeconds: this.opts.staleSeconds, except });
     for (const run of ended) {
       const why = run.status === 'finished' ? 'it was being stopped' : 'it was importing';
-      await this.repo.log(run.run_id, [
-        `Interrupted at line ${run.line}: the server stopped (restart or crash) while ${why}. ${run.imported} rows imported and ${run.skipped} skipped before that stay; nothing of the unfinished batch was written.${beyond(run)} Import the rest of the file again.`,
-      ]);
+      const message = `Interrupted at line ${run.line}: the server stopped (restart or crash) while ${why}. ${run.imported} rows imported and ${run.skipped} skipped before that stay; nothing of the unfinished batch was written.${beyond(run)} Import the rest of the file again.`;
+      await this.repo.log(run.run_id, [message]);
+      this.opts.notify?.(`${run.status === 'finished' ? 'Stopped' : 'Failed'}: ${run.name} import`, message);
       await rm(this.uploadPath(run.run_id), { force: true });
       this.log.warn({ run: run.run_id, line: run.line, status: run.status }, 'import interrupted by a restart');
     }
@@ -499,6 +501,8 @@ export class Importer {
           ? `Interrupted after line ${run.line}: the server shut down. ${counts}; they stay.${beyond(run)} Import the rest of the file again.`
           : `Finished in ${secs.toFixed(1)} s: ${counts} (${Math.round(records / Math.max(secs, 0.001))} rows/s).`;
     await this.repo.log(job.runId, [message]);
+    const outcome = ctl.abort === 'stop' ? 'Stopped' : ctl.abort === 'shutdown' ? 'Failed' : 'Finished';
+    this.opts.notify?.(`${outcome}: ${run.name} import`, message);
   }
 
   /** Marks the run failed with a message for the log. */
@@ -513,7 +517,9 @@ export class Importer {
     }
     const run = await this.repo.end(job.runId, 'failed', null);
     if (run === null) return;
-    await this.repo.log(job.runId, [`Failed after line ${run.line}: ${reason}. ${run.imported} rows imported and ${run.skipped} skipped before that stay.${beyond(run)}`]);
+    const message = `Failed after line ${run.line}: ${reason}. ${run.imported} rows imported and ${run.skipped} skipped before that stay.${beyond(run)}`;
+    await this.repo.log(job.runId, [message]);
+    this.opts.notify?.(`Failed: ${run.name} import`, message);
   }
 }
 

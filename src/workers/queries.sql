@@ -126,7 +126,7 @@ RETURNING id;
 UPDATE campaigns SET status = 'finished', updated_at = now()
 WHERE id = :id AND status = 'running' AND last_subscriber_id >= max_subscriber_id
   AND NOT EXISTS (SELECT 1 FROM campaign_batches WHERE campaign_id = :id AND status = 'open')
-RETURNING id;
+RETURNING id, name, sent;
 
 -- name: campaign-pause-with-reason
 -- The engine pauses a campaign by itself (e.g. its template fails to compile), saying why.
@@ -136,7 +136,9 @@ RETURNING id;
 
 -- name: campaign-add-send-errors
 -- Counts send errors of the current run; when they reach :max (> 0) the running campaign pauses and
--- says why (listmonk §15.1 app.max_send_errors). Returns the campaign's status afterwards.
+-- says why (listmonk §15.1 app.max_send_errors). Returns the campaign's status afterwards, and
+-- paused_now when this statement is the one that paused it (so one instance notifies).
+WITH before AS (SELECT status AS was FROM campaigns WHERE id = :id FOR UPDATE)
 UPDATE campaigns SET
   send_errors = send_errors + :n,
   status = CASE WHEN :max::int > 0 AND send_errors + :n >= :max::int AND status = 'running' THEN 'paused' ELSE status END,
@@ -144,8 +146,9 @@ UPDATE campaigns SET
                        THEN left(format('paused after %s send errors (app.max_send_errors = %s); last: %s', send_errors + :n, :max::int, :last_error::text), 1000)
                        ELSE status_reason END,
   updated_at = now()
+FROM before
 WHERE id = :id
-RETURNING status;
+RETURNING campaigns.status, campaigns.status = 'paused' AND before.was = 'running' AS paused_now, campaigns.name, campaigns.status_reason;
 
 -- name: bounce-insert
 -- Records a hard bounce for a permanent delivery failure.

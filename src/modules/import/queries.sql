@@ -65,7 +65,7 @@ RETURNING i.status;
 UPDATE imports
 SET status = :status::text, total = coalesce(:total::int, total), finished_at = now(), heartbeat_at = NULL, updated_at = now()
 WHERE id = 1 AND run_id = :run_id::uuid AND status IN ('importing', 'stopping')
-RETURNING run_id, line, stream_lines, imported, skipped;
+RETURNING run_id, name, line, stream_lines, imported, skipped;
 
 -- name: import-recover
 -- Ends runs whose worker is gone: this instance's own after a restart, any whose instance stopped
@@ -78,7 +78,7 @@ SET status = CASE WHEN status = 'stopping' THEN 'finished' ELSE 'failed' END,
 WHERE id = 1 AND status IN ('importing', 'stopping')
   AND (:all::boolean OR owner = :owner OR heartbeat_at < now() - make_interval(secs => :stale_seconds))
   AND (:except::uuid IS NULL OR run_id <> :except::uuid)
-RETURNING run_id, status, line, stream_lines, imported, skipped;
+RETURNING run_id, name, status, line, stream_lines, imported, skipped;
 
 -- name: import-log
 INSERT INTO import_logs (run_id, message) SELECT :run_id::uuid, unnest(:messages::text[]);

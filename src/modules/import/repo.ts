@@ -44,6 +44,8 @@ export interface ImportRow {
 /** A run ended by {@link ImportRepo.end} or {@link ImportRepo.recover}. */
 export interface EndedRun {
   run_id: string;
+  /** The uploaded file's name. */
+  name: string;
   status?: ImportStatusValue;
   /** Every row up to this line is committed. */
   line: number;

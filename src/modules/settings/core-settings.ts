@@ -94,6 +94,16 @@ export function coreSettings(config: Config) {
       description: 'Default sender of campaigns, `Name <address>`.',
       check: (v) => (parseSender(v) === null ? 'must be `Name <address>` or an e-mail address' : null),
     }),
+    notifyEmails: defineSetting({
+      key: 'app.notify_emails',
+      schema: Type.Array(Type.String({ minLength: 3, maxLength: 2000 }), { maxItems: 50 }),
+      default: [] as string[],
+      description: 'Who is e-mailed when a campaign finishes or pauses on errors and when an import ends (listmonk reference §12).',
+      check: (list) => {
+        const bad = list.findIndex((v) => parseSender(v) === null);
+        return bad === -1 ? null : `item ${bad + 1} ("${list[bad]!.slice(0, 100)}") must be \`Name <address>\` or an e-mail address`;
+      },
+    }),
     concurrency: defineSetting({
       key: 'app.concurrency',
       schema: Type.Integer({ minimum: 1, maximum: 1000 }),
