@@ -13,6 +13,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AUTH, buildTestApp, type TestApp } from '../helpers/app.js';
 import { multipart } from '../helpers/multipart.js';
 import { writerOf } from '../../src/workers/importer.js';
+import { storeKind } from '../helpers/db.js';
 
 const BATCH = 40;
 let t: TestApp;
@@ -164,5 +165,28 @@ describe('an import on two writers', () => {
     const log = await logs();
     expect(log).toContain(`Stopped on request after line ${line}: ${done.imported} rows imported, 0 skipped.`);
     if (Math.max(...stream_lines) > line) expect(log).toContain(`Some rows after line ${line}, up to line ${Math.max(...stream_lines)}, were imported too`);
+  });
+});
+
+describe.runIf(storeKind === 'postgres')('an import on two writers whose connections are cut mid-batch', () => {
+  it('writes every batch again on new connections, skipping what had committed: every row once, counters exact', async () => {
+    const rows = 12 * BATCH;
+    const lines = ['email,name,attributes'];
+    for (let i = 0; i < rows; i++) lines.push(`c${i}@cut.writers.test,Row ${i},"{""i"": ${i}}"`);
+    const list = (await t.api('POST', '/api/lists', { name: 'Cut', type: 'private', optin: 'single' })).body.data.id;
+    hold(6);
+    expect(await start(`${lines.join('\n')}\n`, { mode: 'subscribe', lists: [list] })).toBe(200);
+    await atHold;
+    // Every other connection of this database goes: both writers' sessions (one of them may be in the
+    // middle of its batch, or have committed it unseen) and the pool's idle ones.
+    await sql('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()');
+    release();
+    const done = await waitDone();
+    expect(done, await logs()).toMatchObject({ status: 'finished', imported: rows, skipped: 0 });
+    const n = (await sql<{ n: number }>("SELECT count(*)::int AS n FROM subscribers WHERE email LIKE '%@cut.writers.test'"))[0]!.n;
+    expect(n).toBe(rows);
+    expect((await t.api('GET', `/api/lists/${list}`)).body.data.subscriber_count).toBe(rows);
+    expect(await state()).toMatchObject({ line: rows + 1, stream_lines: [rows + 1, rows + 1], imported: rows });
+    expect(await logs()).toMatch(/The database was unavailable for [\d.]+ s after line \d+; the import waited and went on from there\./);
   });
 });
