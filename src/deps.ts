@@ -60,6 +60,7 @@ import { ImportRepo } from './modules/import/repo.js';
 import { ImportService } from './modules/import/service.js';
 import { DEFAULT_IMPORTER_OPTIONS, Importer, type ImporterOptions } from './workers/importer.js';
 import { AdminNotifier } from './modules/notifications/admin-notifier.js';
+import { domainRules } from './modules/subscribers/domains.js';
 
 /** Everything the HTTP app and the workers use. */
 export interface Deps {
@@ -256,7 +257,8 @@ export async function buildDeps(config: Config, logger: Logger, opts: BuildOptio
     if (settings.get(subscriberDefs.sendOptinConfirmation)) optinMailer.enqueue(id, { throttle });
   };
   const finder = new SubscriberFinder(db, () => timeoutMs(settings.get(subscriberDefs.queryTimeout)));
-  const subscriberCore = { db, repo: subscriberRepo, lists: listRepo, finder, requestOptin: requestOptin(false) };
+  const domains = () => domainRules(settings.get(subscriberDefs.domainAllowlist), settings.get(subscriberDefs.domainBlocklist));
+  const subscriberCore = { db, repo: subscriberRepo, lists: listRepo, finder, requestOptin: requestOptin(false), domains };
   const subscribers: SubscriberApi = {
     service: new SubscriberService({ ...subscriberCore, sendOptin: (id) => optinMailer.send(id) }),
     bulk: new SubscriberBulkService(subscriberCore),
@@ -270,6 +272,7 @@ export async function buildDeps(config: Config, logger: Logger, opts: BuildOptio
       recordOptinIp: () => settings.get(publicDefs.recordOptinIp),
       requestOptin: requestOptin(true),
       onHoneypot: (email) => logger.info({ email }, 'public subscription ignored: honeypot field filled'),
+      domains,
     }),
     limit: () => {
       const { requests, window } = settings.get(publicDefs.rateLimit);
@@ -310,7 +313,7 @@ export async function buildDeps(config: Config, logger: Logger, opts: BuildOptio
     ...opts.importer,
   }, logger.child({ component: 'importer' }));
   await importer.recover();
-  const imports = new ImportService({ repo: importRepo, importer, settings, defs: importDefs, owner: config.instanceId });
+  const imports = new ImportService({ repo: importRepo, importer, settings, defs: importDefs, owner: config.instanceId, domains });
 
   return {
     config,

@@ -22,6 +22,7 @@ import type { BulkSession, Db } from '../db/db.js';
 import { isConnectionError, isDbError } from '../db/db.js';
 import { csvParser, describeCsvError, type NumberedRecord } from '../modules/import/csv.js';
 import type { EndedRun, ImportRepo, WriteOptions } from '../modules/import/repo.js';
+import type { DomainRules } from '../modules/subscribers/domains.js';
 import { checkRow, copyLine, HeaderError, lineBreaks, mapHeader, type Columns } from '../modules/import/rows.js';
 import type { ImportStatusValue } from '../modules/import/schemas.js';
 import { openCsv, SourceError, type ImportSource } from '../modules/import/source.js';
@@ -81,6 +82,8 @@ export interface ImportJob {
   write: WriteOptions;
   /** The import size limit (bytes of CSV), enforced while inflating a ZIP. */
   maxBytes: number;
+  /** E-mail domain rules in force when the import started; a refused address is a bad row. */
+  domains?: DomainRules;
   /** What the import does, for the first log line. */
   description: string;
 }
@@ -353,7 +356,7 @@ export class Importer {
           continue;
         }
         state.records += 1;
-        const w = this.add(state, ctl, fields, endLine, state.cols);
+        const w = this.add(state, ctl, fields, endLine, state.cols, job.domains);
         const stream = state.streams[w]!;
         if (stream.batch.rows.length + stream.batch.bad >= this.opts.batchRows || stream.batch.bytes >= this.opts.batchBytes) {
           const full = stream.batch;
@@ -416,10 +419,10 @@ export class Importer {
    * (so the log's skipped lines stay in file order); returns that writer. Every writer's batch now
    * covers the record's lines.
    */
-  private add(state: ReadState, ctl: Control, fields: string[], endLine: number, cols: Columns): number {
+  private add(state: ReadState, ctl: Control, fields: string[], endLine: number, cols: Columns, domains: DomainRules | undefined): number {
     const line = endLine - lineBreaks(fields);
     for (const s of state.streams) s.batch.lastLine = endLine;
-    const row = checkRow(fields, cols);
+    const row = checkRow(fields, cols, domains);
     if (row.ok) {
       const w = writerOf(row.email, state.streams.length);
       const batch = state.streams[w]!.batch;

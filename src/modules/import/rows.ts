@@ -6,6 +6,7 @@
  * A bad row is reported with its reason, never fatal. Valid rows become lines of PostgreSQL's COPY
  * text format.
  */
+import { checkDomain, NO_DOMAIN_RULES, type DomainRules } from '../subscribers/domains.js';
 import { FieldError } from '../../errors.js';
 import { MAX_ATTRIBS_BYTES } from '../subscribers/schemas.js';
 import { validEmail, validName } from '../subscribers/service.js';
@@ -78,13 +79,17 @@ function checkAttributes(text: string): { json: string } | { reason: string } {
   return { json };
 }
 
-/** Checks one data row against the header's columns. */
-export function checkRow(fields: string[], cols: Columns): CheckedRow {
+/**
+ * Checks one data row against the header's columns, and its address against `domains` (listmonk's
+ * importer applies the domain allow/blocklists too, reference §6).
+ */
+export function checkRow(fields: string[], cols: Columns, domains: DomainRules = NO_DOMAIN_RULES): CheckedRow {
   if (fields.length !== cols.count) return { ok: false, reason: `expected ${cols.count} columns, found ${fields.length}` };
   let email: string;
   let name: string;
   try {
     email = validEmail(fields[cols.email] ?? '');
+    checkDomain(email, domains);
     const rawName = cols.name === -1 ? '' : (fields[cols.name] ?? '');
     if (rawName.includes('\0')) return { ok: false, reason: 'name: contains a NUL character' };
     name = validName(rawName, email);

@@ -14,6 +14,7 @@ import { formatBytes } from '../../util/bytes.js';
 import type { Importer } from '../../workers/importer.js';
 import type { SettingsService } from '../settings/service.js';
 import { readHeader } from './csv.js';
+import { NO_DOMAIN_RULES, type DomainRules } from '../subscribers/domains.js';
 import type { ImportRepo, WriteOptions } from './repo.js';
 import { ImportParams, type ImportStatus } from './schemas.js';
 import type { ImportSettings } from './settings.js';
@@ -72,6 +73,8 @@ export interface ImportServiceDeps {
   defs: ImportSettings;
   /** This instance's id (owner of the imports it runs). */
   owner: string;
+  /** The e-mail domain rules now; an import keeps the rules in force when it starts. */
+  domains?: () => DomainRules;
 }
 
 /** Import use cases. */
@@ -121,7 +124,8 @@ export class ImportService {
       const name = received.filename.replace(/\p{Cc}/gu, '').slice(0, 255);
       const write = writeOptions(params, listIds);
       if (!(await this.d.repo.claim({ runId, name, params, owner: this.d.owner }))) throw new ConflictError(ALREADY_RUNNING);
-      this.d.importer.launch({ runId, name, source, delimiter, write, maxBytes, description: describe(name, source, delimiter, write) });
+      const domains = this.d.domains?.() ?? NO_DOMAIN_RULES;
+      this.d.importer.launch({ runId, name, source, delimiter, write, maxBytes, domains, description: describe(name, source, delimiter, write) });
     } catch (err) {
       await rm(path, { force: true });
       throw err;

@@ -6,6 +6,7 @@
  * (or is blocklisted), so the endpoint cannot be used to probe for subscribers. Confirmation needs the
  * subscriber's UUID (from the e-mail) and happens only on POST.
  */
+import { checkDomain, NO_DOMAIN_RULES, type DomainRules } from '../subscribers/domains.js';
 import type { Db } from '../../db/db.js';
 import { loadQueries } from '../../db/queries.js';
 import { FieldError, NotFoundError } from '../../errors.js';
@@ -59,6 +60,8 @@ export interface PublicSubscriptionDeps {
   requestOptin: (subscriberId: number) => void;
   /** Called when the honeypot caught a request (for logs). */
   onHoneypot?: (email: string) => void;
+  /** The e-mail domain rules now (privacy.domain_allowlist / _blocklist); none when absent. */
+  domains?: () => DomainRules;
 }
 
 /** Keeps the syntactically valid UUIDs, lower-cased, without duplicates. */
@@ -89,6 +92,7 @@ export class PublicSubscriptionService {
   async subscribe(input: SubscribeInput): Promise<{ doubleOptin: boolean }> {
     if (!this.deps.enabled()) throw new NotFoundError('public subscription is not enabled');
     const email = validEmail(input.email);
+    checkDomain(email, this.deps.domains?.() ?? NO_DOMAIN_RULES);
     const name = validName(input.name, email);
     const lists = await this.deps.db.run<{ id: number; optin: string }>(Q['public-lists-by-uuid'], { uuids: validUuids(input.listUuids) });
     if (lists.length === 0) throw new FieldError('list_uuids', 'no public list selected');

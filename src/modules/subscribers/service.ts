@@ -10,6 +10,7 @@ import { FieldError, NotFoundError } from '../../errors.js';
 import { pageRequest, sortDirection } from '../../http/pagination.js';
 import { nameFromEmail, parseEmail } from '../../mail/address.js';
 import type { ListRef, ListRepo } from '../lists/repo.js';
+import { checkDomain, NO_DOMAIN_RULES, type DomainRules } from './domains.js';
 import type { SubscriberFinder } from './filter.js';
 import type { SubscriberRepo, SubscriberRow, WrittenMembership } from './repo.js';
 import {
@@ -86,6 +87,8 @@ export interface SubscriberServiceDeps {
   requestOptin: (subscriberId: number) => void;
   /** Sends the opt-in e-mail now (POST /api/subscribers/:id/optin); false when nothing to confirm. */
   sendOptin: (subscriberId: number) => Promise<boolean>;
+  /** The e-mail domain rules now (privacy.domain_allowlist / _blocklist); none when absent. */
+  domains?: () => DomainRules;
 }
 
 /** Subscribers use cases. */
@@ -96,6 +99,11 @@ export class SubscriberService {
   constructor(private readonly deps: SubscriberServiceDeps) {
     this.db = deps.db;
     this.repo = deps.repo;
+  }
+
+  /** The domain rules in force (none unless the deps provide them). */
+  private domains(): DomainRules {
+    return this.deps.domains?.() ?? NO_DOMAIN_RULES;
   }
 
   /** Filters and pages subscribers (GET /api/subscribers; `listId` for GET /api/subscribers/lists/:id). */
@@ -131,6 +139,7 @@ export class SubscriberService {
   /** Creates a subscriber and its memberships in one transaction; answers `lists` as ids (spec 4.1). */
   async create(input: SubscriberCreate): Promise<CreatedSubscriber> {
     const email = validEmail(input.email);
+    checkDomain(email, this.domains());
     const name = validName(input.name, email);
     const attribs = validAttribs(input.attribs);
     const status = input.status ?? 'enabled';
@@ -155,6 +164,7 @@ export class SubscriberService {
     const attribs = validAttribs(input.attribs);
     const listIds = [...new Set(input.lists ?? [])];
     return this.write(id, async (current, tx) => {
+      if (email !== current.email) checkDomain(email, this.domains());
       const lists = await knownLists(this.deps.lists, listIds, 'lists', tx);
       const status = input.status ?? current.status;
       const name = (input.name ?? '').trim() === '' ? current.name : validName(input.name, email);
@@ -169,6 +179,7 @@ export class SubscriberService {
     const listIds = input.lists === undefined ? null : [...new Set(input.lists)];
     return this.write(id, async (current, tx) => {
       const email = input.email === undefined ? current.email : validEmail(input.email);
+      if (email !== current.email) checkDomain(email, this.domains());
       const name = (input.name ?? '').trim() === '' ? current.name : validName(input.name, email);
       const attribs = input.attribs === undefined ? current.attribs : validAttribs({ ...current.attribs, ...input.attribs });
       const status = input.status ?? current.status;

@@ -6,6 +6,7 @@
 import { Type } from 'typebox';
 import { DURATION_PATTERN, parseDuration } from '../../util/duration.js';
 import { defineSetting, type SettingDef } from '../settings/definitions.js';
+import { checkDomainList, normalizeDomainList } from './domains.js';
 
 /** Shortest and longest accepted filter timeouts, in milliseconds. */
 export const QUERY_TIMEOUT_RANGE = { min: 100, max: 3_600_000 } as const;
@@ -23,6 +24,22 @@ export function subscriberSettings() {
         const ms = parseDuration(v);
         return ms === null || ms < QUERY_TIMEOUT_RANGE.min || ms > QUERY_TIMEOUT_RANGE.max ? 'must be a duration from 100ms to 1h' : null;
       },
+    }),
+    domainBlocklist: defineSetting({
+      key: 'privacy.domain_blocklist',
+      schema: Type.Array(Type.String({ maxLength: 260 }), { maxItems: 100_000 }),
+      default: [] as string[],
+      description: 'E-mail domains refused for subscribers (API, public forms, import); `*.example.com` also covers its subdomains. Ignored while the allowlist is not empty.',
+      normalize: normalizeDomainList,
+      check: checkDomainList,
+    }),
+    domainAllowlist: defineSetting({
+      key: 'privacy.domain_allowlist',
+      schema: Type.Array(Type.String({ maxLength: 260 }), { maxItems: 100_000 }),
+      default: [] as string[],
+      description: 'When not empty, the only e-mail domains accepted for subscribers (API, public forms, import).',
+      normalize: normalizeDomainList,
+      check: checkDomainList,
     }),
     sendOptinConfirmation: defineSetting({
       key: 'app.send_optin_confirmation',
