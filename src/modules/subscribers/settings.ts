@@ -1,7 +1,9 @@
 /**
  * Settings owned by the subscribers module (conventions §10): the statement timeout of subscriber
- * filters (issue 3 §2, default 5 s) and whether double opt-in e-mails go out automatically
- * (listmonk's `app.send_optin_confirmation`, reference §4.3, §12).
+ * filters (issue 3 §2, default 5 s), whether double opt-in e-mails go out automatically
+ * (listmonk's `app.send_optin_confirmation`, reference §4.3, §12), and the e-mail domain allow and
+ * block lists (listmonk's `privacy.domain_allowlist` / `privacy.domain_blocklist`). Each setting is
+ * declared with its own `defineSetting({ key: … })`, as test/unit/configuration-doc.test.ts finds them.
  */
 import { Type } from 'typebox';
 import { DURATION_PATTERN, parseDuration } from '../../util/duration.js';
