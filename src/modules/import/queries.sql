@@ -103,6 +103,8 @@ CREATE TEMP TABLE IF NOT EXISTS import_targets (id integer NOT NULL, status text
 -- new subscribers get :new_status; existing ones change only with :overwrite (name, attribs, and
 -- `blocklisted` in blocklist mode). The subscribers whose memberships change next are collected in
 -- import_targets: those written, plus the untouched existing ones when :keep_existing (subscribe mode).
+-- The untouched ones are the e-mails the insert did not return (a hash anti-join), so only they are
+-- looked up in subscribers: a batch of new addresses costs no second index probe per row.
 WITH src AS (
   SELECT DISTINCT ON (email) email, name, attribs FROM import_staging
   ORDER BY email, CASE WHEN :overwrite::boolean THEN -line ELSE line END
@@ -115,13 +117,17 @@ up AS (
         status = CASE WHEN :blocklist::boolean THEN 'blocklisted' ELSE s.status END,
         updated_at = now()
     WHERE :overwrite::boolean
-  RETURNING s.id, s.status
+  RETURNING s.id, s.status, s.email
+),
+kept AS MATERIALIZED (
+  SELECT src.email FROM src
+  WHERE :keep_existing::boolean AND NOT :overwrite::boolean
+    AND NOT EXISTS (SELECT 1 FROM up WHERE up.email = src.email)
 )
 INSERT INTO import_targets (id, status)
 SELECT id, status FROM up
 UNION ALL
-SELECT s.id, s.status FROM src JOIN subscribers s ON s.email = src.email
-WHERE :keep_existing::boolean AND NOT :overwrite::boolean;
+SELECT s.id, s.status FROM kept JOIN subscribers s ON s.email = kept.email;
 
 -- name: import-unsubscribe-blocklisted
 -- Blocklist mode: every subscription of a subscriber blocklisted by this batch is unsubscribed.
