@@ -91,6 +91,8 @@ async function schemaFloor(url: string, path: string): Promise<number> {
   return withClient(url, async (c) => {
     await c.query('TRUNCATE subscribers CASCADE');
     const [list] = (await c.query<{ id: number }>("INSERT INTO lists (name) VALUES ('Floor') RETURNING id")).rows;
+    // The imports before it leave WAL to flush; without a checkpoint the floor pays for their writes too.
+    await c.query('CHECKPOINT');
     const started = performance.now();
     await c.query('CREATE TEMP TABLE bench_stage (email text, name text, attributes text)');
     await pipeline(createReadStream(path, { highWaterMark: 256 * 1024 }), c.query(copyFrom('COPY bench_stage FROM STDIN (FORMAT csv, HEADER true)')));
@@ -309,12 +311,14 @@ a bare table of three \`text\` columns (no indexes, no checks, no JSON parsing).
 Two writers against one, same run: ${(rate / oneRate).toFixed(2)} end to end, ${(importRate / oneImportRate).toFixed(2)} for the import phase (each writer is
 a connection of its own; rows are shared out by e-mail, and only the memberships and commits take turns).
 Ratio to the bare COPY: ${(rate / copyRate).toFixed(2)} end to end, ${(importRate / copyRate).toFixed(2)} for the import phase.
-Ratio of the import phase to the schema floor: ${(importRate / floorRate).toFixed(2)}. The floor shows what any importer
-pays to write into this schema: \`subscribers\` carries seven indexes (among them the GIN index on
-\`attribs\` and the unique e-mail and uuid indexes) and \`subscriber_lists\` two foreign keys and the count
-triggers, while the bare table has none.
+Ratio of the import phase to the schema floor: ${(importRate / floorRate).toFixed(2)}. The floor is one connection writing the
+rows with no checks in set-based statements: what a single writer pays for this schema, where
+\`subscribers\` carries eight indexes (among them the GIN index on \`attribs\` and the unique e-mail and uuid
+indexes) and \`subscriber_lists\` two foreign keys (checked row by row) and the count triggers, while the bare table
+has none. Several writers can beat it only by using more cores; this machine has ${cpus().length}, shared with the
+server process and PostgreSQL.
 Goals: ≥ 50,000 rows/s and ≥ 0.3 of the bare COPY rate (listmonk publishes about 10,000 rows/s):
-${rate >= 50_000 && rate / copyRate >= 0.3 ? 'met' : `**not met** in this run (${rate >= 50_000 ? 'the rate is met' : `${rate.toFixed(0)} rows/s`}, ${(rate / copyRate).toFixed(2)} of the bare COPY); the schema floor itself reaches ${(floorRate / copyRate).toFixed(2)} of the bare COPY, so no importer writing into this schema can reach 0.3 here`}.
+${rate >= 50_000 && rate / copyRate >= 0.3 ? 'met' : `**not met** in this run (${rate >= 50_000 ? 'the rate is met' : `${rate.toFixed(0)} rows/s`}, ${(rate / copyRate).toFixed(2)} of the bare COPY). 0.3 of the bare COPY is ${(0.3 * copyRate).toFixed(0)} rows/s, ${((0.3 * copyRate) / floorRate).toFixed(1)} times the single-connection floor, and 50,000 rows/s is ${(50_000 / floorRate).toFixed(1)} times it`}.
 
 Memory of the server process (RSS, sampled every 100 ms): idle ${idle.toFixed(0)} MiB; peak (VmHWM) ${first.peakMiB.toFixed(0)} MiB after
 a ${SMALL.toLocaleString('en')}-row import and ${run.peakMiB.toFixed(0)} MiB after the ${ROWS.toLocaleString('en')}-row import (${mib.toFixed(0)} MiB file). During the big import:
