@@ -30,6 +30,7 @@ import { txRoutes } from './modules/tx/routes.js';
 import { importRoutes } from './modules/import/routes.js';
 import { trackingRoutes } from './modules/tracking/routes.js';
 import { campaignPageRoutes } from './modules/campaign-pages/routes.js';
+import { registerCors } from './http/cors.js';
 import { publicSubscriptionRoutes } from './modules/public-subscription/routes.js';
 
 /** Mailroom's version, from package.json (src/ and dist/ are both one level below the project). */
@@ -78,6 +79,8 @@ export async function buildApp(deps: Deps): Promise<App> {
   await registerSecurityHeaders(app);
   await app.register(formbody, { bodyLimit: DEFAULT_BODY_LIMIT });
   await app.register(multipart, { limits: { fileSize: DEFAULT_BODY_LIMIT, files: 1, fields: 100 } });
+  // Before authentication: a preflight carries no credentials and is answered by the CORS hook.
+  await registerCors(app, deps.trustedUrls);
   installAuth(app, deps.users);
   await registerOpenApi(app, VERSION);
 

@@ -26,6 +26,7 @@ import { subscriberSettings, timeoutMs } from './modules/subscribers/settings.js
 import { PublicSubscriptionService } from './modules/public-subscription/service.js';
 import type { PublicSubscriptionApi } from './modules/public-subscription/routes.js';
 import { publicSubscriptionSettings } from './modules/public-subscription/settings.js';
+import { corsSettings } from './http/cors.js';
 import { parseDuration } from './util/duration.js';
 import { TemplateRepo } from './modules/templates/repo.js';
 import { TemplateService } from './modules/templates/service.js';
@@ -84,6 +85,8 @@ export interface Deps {
   tx: TxService;
   /** Transactional settings declarations (typed keys for `settings.get`). */
   txDefs: ReturnType<typeof txSettings>;
+  /** `security.trusted_urls` as it stands now: the origins allowed CORS (src/http/cors.ts). */
+  trustedUrls: () => readonly string[];
   imports: ImportService;
   messengers: MessengerRegistry;
   settings: SettingsService;
@@ -160,9 +163,11 @@ export async function buildDeps(config: Config, logger: Logger, opts: BuildOptio
   const engine = engineSettings();
   const privacy = privacySettings();
   const messengerDefs = messengerSettings();
+  const corsDefs = corsSettings();
   const settingDefs = [
     ...Object.values(core), ...Object.values(archive), ...Object.values(mediaDefs), ...Object.values(txDefs), ...Object.values(importDefs),
     ...Object.values(subscriberDefs), ...Object.values(publicDefs), ...Object.values(engine), ...Object.values(privacy), ...Object.values(messengerDefs),
+    ...Object.values(corsDefs),
   ];
   const settings = new SettingsService(db, settingDefs, logger.child({ component: 'settings' }));
   await settings.init();
@@ -264,7 +269,9 @@ export async function buildDeps(config: Config, logger: Logger, opts: BuildOptio
     bulk: new SubscriberBulkService(subscriberCore),
     csv: new SubscriberCsvExporter(finder, () => settings.get(core.batchSize)),
   };
+  const trustedUrls = () => settings.get(corsDefs.trustedUrls);
   const publicSubscription: PublicSubscriptionApi = {
+    trustedUrls,
     service: new PublicSubscriptionService({
       db,
       subscribers: subscriberRepo,
@@ -340,6 +347,7 @@ export async function buildDeps(config: Config, logger: Logger, opts: BuildOptio
     media,
     tx,
     txDefs,
+    trustedUrls,
     imports,
     messengers,
     runner,

@@ -4,6 +4,7 @@
  * that does not exist. The settings declarations are built the way src/deps.ts builds them (the same
  * factories, the same config-seeded core defaults), without opening a database or starting the app.
  */
+import { corsSettings } from '../../src/http/cors.js';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -66,7 +67,7 @@ function settingDefs(config: Config): SettingDef[] {
     ...Object.values(coreSettings(config)), ...Object.values(archiveSettings()), ...Object.values(mediaSettings()),
     ...Object.values(txSettings()), ...Object.values(importSettings()), ...Object.values(subscriberSettings()),
     ...Object.values(publicSubscriptionSettings()), ...Object.values(engineSettings()), ...Object.values(privacySettings()),
-    ...Object.values(messengerSettings()),
+    ...Object.values(messengerSettings()), ...Object.values(corsSettings()),
   ];
 }
 

@@ -31,11 +31,13 @@ function uuidsOfBody(body: unknown): string[] {
 export interface PublicSubscriptionApi {
   service: PublicSubscriptionService;
   limit: RateLimitConfig;
+  /** `security.trusted_urls`: where the form's `next` field may send the browser after subscribing. */
+  trustedUrls: () => readonly string[];
 }
 
 /** Registers the public subscription routes (in their own scope, which carries the rate limiter). */
 export function publicSubscriptionRoutes(app: App, api: PublicSubscriptionApi): void {
-  const { service: svc, limit } = api;
+  const { service: svc, limit, trustedUrls } = api;
   void app.register(async (scope: App) => {
     await scope.register(rateLimit, {
       global: false,
@@ -77,6 +79,10 @@ export function publicSubscriptionRoutes(app: App, api: PublicSubscriptionApi): 
       if (!svc.enabled) return sendPage(reply, 404, 'Not found', messagePage('Not available', 'Public subscription is not enabled.'));
       const body = req.body ?? {};
       const { doubleOptin } = await svc.subscribe({ email: body.email ?? '', name: body.name, listUuids: listUuidsOf(body), nonce: body.nonce });
+      // listmonk: a `next` exactly equal to a trusted URL is followed (303); any other is ignored, so the
+      // form cannot be used to send people to an arbitrary site.
+      const next = body.next?.trim().replace(/\/+$/u, '');
+      if (next !== undefined && trustedUrls().some((u) => u !== '*' && u === next)) return reply.code(303).header('Location', body.next!.trim()).send();
       return sendPage(reply, 200, 'Subscribed', subscribedPage(doubleOptin));
     });
 

@@ -19,8 +19,11 @@ export const PublicSubscribeBody = Type.Object({
 });
 export type PublicSubscribeBody = Static<typeof PublicSubscribeBody>;
 
-/** The form body: every field optional, so an incomplete form is answered by the form page itself. */
-export const FormBody = Type.Partial(PublicSubscribeBody);
+/**
+ * The form body: every field optional, so an incomplete form is answered by the form page itself;
+ * `next` is where to go after subscribing, followed only when it is one of `security.trusted_urls`.
+ */
+export const FormBody = Type.Partial(Type.Object({ ...PublicSubscribeBody.properties, next: Type.String({ maxLength: 2000 }) }));
 export type FormBody = Static<typeof FormBody>;
 
 /** GET /api/public/lists: a bare array, as listmonk answers (reference §1.1). */
