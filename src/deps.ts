@@ -27,6 +27,7 @@ import { PublicSubscriptionService } from './modules/public-subscription/service
 import type { PublicSubscriptionApi } from './modules/public-subscription/routes.js';
 import { publicSubscriptionSettings } from './modules/public-subscription/settings.js';
 import { corsSettings } from './http/cors.js';
+import { InstanceGuard, type InstanceGuardOptions } from './db/instance-guard.js';
 import { parseDuration } from './util/duration.js';
 import { TemplateRepo } from './modules/templates/repo.js';
 import { TemplateService } from './modules/templates/service.js';
@@ -113,6 +114,8 @@ export interface BuildOptions {
   runner?: Partial<Omit<RunnerOptions, 'owner'>>;
   /** Importer tunables overriding the defaults (tests use small batches and the beforeFlush hook). */
   importer?: Partial<Omit<ImporterOptions, 'owner' | 'singleProcess' | 'uploadDir'>>;
+  /** Timings of the instance-id guard (PostgreSQL; tests use short ones). */
+  instanceGuard?: InstanceGuardOptions;
 }
 
 /**
@@ -148,6 +151,9 @@ export async function buildDeps(config: Config, logger: Logger, opts: BuildOptio
   const db = opts.db ?? (await openDatabase(config, logger));
   const applied = await migrate(db);
   if (applied.length > 0) logger.info({ migrations: applied }, 'database migrated');
+  // Before any work is claimed: a second live process with this instance id must not start (it would
+  // treat the first one's leases as its own). One process owns the embedded store anyway.
+  const instanceGuard = db.kind === 'postgres' ? await InstanceGuard.acquire(db, config.instanceId, logger.child({ component: 'instance-guard' }), opts.instanceGuard) : null;
 
   const listRepo = new ListRepo(db);
   const subscriberRepo = new SubscriberRepo(db);
@@ -359,6 +365,7 @@ export async function buildDeps(config: Config, logger: Logger, opts: BuildOptio
       await notifier.drain();
       await messengers.closeAll();
       media.close();
+      await instanceGuard?.close();
       if (opts.db === undefined) await db.close();
     },
   };
