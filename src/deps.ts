@@ -27,7 +27,7 @@ import { PublicSubscriptionService } from './modules/public-subscription/service
 import type { PublicSubscriptionApi } from './modules/public-subscription/routes.js';
 import { publicSubscriptionSettings } from './modules/public-subscription/settings.js';
 import { corsSettings } from './http/cors.js';
-import { InstanceGuard, type InstanceGuardOptions } from './db/instance-guard.js';
+import { DEFAULT_INSTANCE_GUARD_OPTIONS, InstanceGuard, type InstanceGuardOptions } from './db/instance-guard.js';
 import { parseDuration } from './util/duration.js';
 import { TemplateRepo } from './modules/templates/repo.js';
 import { TemplateService } from './modules/templates/service.js';
@@ -115,7 +115,12 @@ export interface BuildOptions {
   /** Importer tunables overriding the defaults (tests use small batches and the beforeFlush hook). */
   importer?: Partial<Omit<ImporterOptions, 'owner' | 'singleProcess' | 'uploadDir'>>;
   /** Timings of the instance-id guard (PostgreSQL; tests use short ones). */
-  instanceGuard?: InstanceGuardOptions;
+  instanceGuard?: Partial<InstanceGuardOptions>;
+  /**
+   * Called when another live instance took this instance's id while its database connection was lost
+   * (see InstanceGuardOptions.onTaken); main.ts stops the process.
+   */
+  onInstanceIdTaken?: (err: Error) => void;
 }
 
 /**
@@ -153,7 +158,11 @@ export async function buildDeps(config: Config, logger: Logger, opts: BuildOptio
   if (applied.length > 0) logger.info({ migrations: applied }, 'database migrated');
   // Before any work is claimed: a second live process with this instance id must not start (it would
   // treat the first one's leases as its own). One process owns the embedded store anyway.
-  const instanceGuard = db.kind === 'postgres' ? await InstanceGuard.acquire(db, config.instanceId, logger.child({ component: 'instance-guard' }), opts.instanceGuard) : null;
+  const instanceGuard = db.kind === 'postgres' ? await InstanceGuard.acquire(db, config.instanceId, logger.child({ component: 'instance-guard' }), {
+    ...DEFAULT_INSTANCE_GUARD_OPTIONS,
+    ...opts.instanceGuard,
+    ...(opts.onInstanceIdTaken ? { onTaken: opts.onInstanceIdTaken } : {}),
+  }) : null;
 
   const listRepo = new ListRepo(db);
   const subscriberRepo = new SubscriberRepo(db);

@@ -24,7 +24,9 @@ async function main(): Promise<void> {
     throw err;
   }
   const logger = pino({ level: config.logLevel, base: { instance: config.instanceId.slice(0, 8) } });
-  const deps = await buildDeps(config, logger);
+  // Set once the shutdown below exists: another live instance took this instance's id (PostgreSQL).
+  let stopOnIdTaken: (() => void) | null = null;
+  const deps = await buildDeps(config, logger, { onInstanceIdTaken: () => stopOnIdTaken?.() });
   const app = await buildApp(deps);
   await app.listen({ port: config.port, host: config.host });
   // The setting in effect, not MAILROOM_ROOT_URL: the variable only seeds app.root_url on first start.
@@ -35,7 +37,7 @@ async function main(): Promise<void> {
   await deps.runner?.start();
 
   let stopping = false;
-  const shutdown = (signal: string): void => {
+  const shutdown = (signal: string, exitCode = 0): void => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down');
@@ -49,9 +51,11 @@ async function main(): Promise<void> {
       await Promise.all([app.close(), deps.runner?.stop()]);
       await deps.close();
       logger.info('stopped');
-      process.exit(0);
+      process.exit(exitCode);
     })();
   };
+  // Two live instances with one id would send each other's batches: this one stops (status 1).
+  stopOnIdTaken = () => shutdown('instance id taken by another instance', 1);
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
 }

@@ -28,6 +28,11 @@ export interface InstanceGuardOptions {
   staleMs: number;
   /** How long a start waits for a holder that is going away (its backend exiting) before refusing. */
   waitMs: number;
+  /**
+   * Called once when, after losing its connection, the guard finds the id held by another live
+   * instance: both now run with one id, so this one must stop (main.ts shuts the process down).
+   */
+  onTaken?: (err: InstanceIdInUseError) => void;
 }
 
 /** Defaults: a heartbeat every 5 s, a holder silent for 30 s is dead, a start waits 3 s. */
@@ -117,6 +122,11 @@ export class InstanceGuard {
       } catch (err) {
         if (first) return refused(err);
         if (this.closed) return;
+        if (err instanceof InstanceIdInUseError) {
+          this.logger.error({ err, instance_id: this.id }, 'another instance took this instance id while the database connection was lost; stopping');
+          this.opts.onTaken?.(err);
+          return;
+        }
         this.logger.error({ err, instance_id: this.id }, 'lost the instance id lock (database connection); taking it again');
         await sleep(retryMs);
         retryMs = Math.min(retryMs * 2, 10_000);

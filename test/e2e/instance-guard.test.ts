@@ -89,6 +89,51 @@ describe.skipIf(storeKind !== 'postgres')('the instance-id guard', () => {
     expect(await holders('node-d')).toEqual([]);
   });
 
+  it('gives way when another instance took the id while its connection was cut: onTaken is called', async () => {
+    let taken: Error | null = null;
+    const a = await InstanceGuard.acquire(db, 'node-e', logger, { ...FAST, onTaken: (err) => (taken = err) });
+    const [aPid] = await holders('node-e');
+    await db.sql('SELECT pg_terminate_backend($1)', [aPid]);
+    const b = await InstanceGuard.acquire(db, 'node-e', logger, { ...FAST, waitMs: 2000 });
+    for (let i = 0; i < 50 && taken === null; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(taken).toBeInstanceOf(InstanceIdInUseError);
+    const [bPid] = await holders('node-e');
+    expect(bPid).not.toBe(aPid);
+    await a.close();
+    expect(await holders('node-e')).toEqual([bPid]);
+    await b.close();
+  });
+
+  it('a Mailroom process whose id was taken while its connection was cut stops with status 1', async () => {
+    const server = await startServer({ ...store.env, MAILROOM_INSTANCE_ID: 'web-2', MAILROOM_SMTP_URL: 'smtp://127.0.0.1:9' });
+    const rival = new pg.Client({ connectionString: url });
+    await rival.connect();
+    rival.on('error', () => {});
+    const beat = setInterval(() => void rival.query('SELECT 1').catch(() => {}), 100);
+    try {
+      const [guardPid] = await holders('web-2');
+      expect(guardPid).toBeDefined();
+      await db.sql('SELECT pg_terminate_backend($1)', [guardPid]);
+      // The rival takes the id as soon as the cut backend is gone, and stays alive (a statement every 100 ms).
+      let got = false;
+      for (let i = 0; i < 50 && !got; i++) {
+        got = (await rival.query<{ ok: boolean }>('SELECT pg_try_advisory_lock(19794, hashtext($1)) AS ok', ['web-2'])).rows[0]!.ok;
+        if (!got) await new Promise((r) => setTimeout(r, 20));
+      }
+      expect(got).toBe(true);
+      const code = await Promise.race([
+        new Promise<number | null>((resolve) => server.child.once('exit', (c) => resolve(c))),
+        new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), 30_000)),
+      ]);
+      expect(code).toBe(1);
+      expect(server.output()).toMatch(/another instance took this instance id/);
+    } finally {
+      clearInterval(beat);
+      await server.kill('SIGKILL');
+      await rival.end().catch(() => {});
+    }
+  });
+
   it('a second Mailroom process with the same id exits with the reason; after a SIGKILL the id is free at once', async () => {
     const env = { ...store.env, MAILROOM_INSTANCE_ID: 'web-1', MAILROOM_SMTP_URL: 'smtp://127.0.0.1:9' };
     const first = await startServer(env);
