@@ -99,6 +99,8 @@ export const SqlState = {
   queryCanceled: '57014',
   serializationFailure: '40001',
   deadlockDetected: '40P01',
+  /** The server could not extend a file: its disk (or the embedded store's) is full. */
+  diskFull: '53100',
 } as const;
 
 /**

@@ -2,7 +2,8 @@
  * The one place where errors become HTTP answers (conventions §4): AppErrors keep their status and
  * message; Fastify's own errors (schema validation, malformed JSON, unsupported content type, body too
  * large) become 400/413/415 with a message naming the field; database constraint violations that slip
- * through become 409/400; anything else is a 500 whose message hides internals, logged with the request id.
+ * through become 409/400; a full disk (ENOSPC, or PostgreSQL's disk_full) is a 507; anything else is a
+ * 500 whose message hides internals, logged with the request id.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors.js';
@@ -86,6 +87,11 @@ export function toHttpError(err: unknown): [number, string] {
   // Text the database cannot store (a NUL byte that slipped past validation, or a bad encoding).
   if (isDbError(err, '22021') || isDbError(err, '22P05')) return [400, 'a text value contains characters that cannot be stored'];
   if (isConnectionError(err)) return [503, 'the database is unavailable; try again shortly'];
+  // A full disk is the operator's to fix, and the client's to retry: 507 (RFC 4918) says so, where a 500
+  // would hide it. Uploads remove what they wrote, and the database rolled the statement back.
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code === 'ENOSPC' || code === 'EDQUOT') return [507, "the server's disk is full; the request was not completed. Try again once space is freed"];
+  if (isDbError(err, SqlState.diskFull)) return [507, "the database server's disk is full; the request was not completed. Try again once space is freed"];
   if (typeof fe.statusCode === 'number' && fe.statusCode >= 400 && fe.statusCode < 500) {
     return [fe.statusCode, fe.message];
   }
