@@ -32,7 +32,7 @@ beforeAll(async () => {
   if (!mounted) return;
   t = await buildTestApp({ env: { MAILROOM_DATA_DIR: dataDir } });
   // Large enough that no import or media test could fit it into what is left.
-  png = await sharp({ create: { width: 400, height: 400, channels: 3, noise: { type: 'gaussian', mean: 128, sigma: 60 } } }).png().toBuffer();
+  png = await sharp({ create: { width: 400, height: 400, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 60 } } }).png().toBuffer();
 });
 afterAll(async () => {
   if (!mounted) return;
