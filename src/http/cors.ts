@@ -27,7 +27,22 @@ const ALLOWED_HEADERS = ['Origin', 'Content-Type', 'Accept'];
  */
 export function normalizeTrustedUrls(raw: unknown): unknown {
   if (!Array.isArray(raw) || !raw.every((u) => typeof u === 'string')) return raw;
-  return [...new Set((raw as string[]).map((u) => u.trim().replace(/\/+$/u, '')).filter((u) => u !== ''))];
+  return [...new Set((raw as string[]).map(normalizeUrl).filter((u) => u !== ''))];
+}
+
+/** One entry (or a `next` value) in canonical form: trimmed, without a trailing `/`. */
+function normalizeUrl(url: string): string {
+  return url.trim().replace(/\/+$/u, '');
+}
+
+/**
+ * Where the subscription form's `next` may send the browser: `next` (trimmed) when it is exactly one of
+ * the trusted URLs (a trailing `/` aside; never `*`), else null (listmonk: only a trusted URL is followed).
+ */
+export function trustedRedirect(trusted: readonly string[], next: string | undefined): string | null {
+  if (next === undefined) return null;
+  const wanted = normalizeUrl(next);
+  return wanted !== '*' && trusted.includes(wanted) ? next.trim() : null;
 }
 
 /** The origin (scheme://host[:port], lower-case host, default port dropped) of an http(s) URL, or null. */
@@ -71,7 +86,19 @@ export function corsSettings() {
 export function allowedOrigin(trusted: readonly string[], origin: string | undefined): string | false {
   if (trusted.length === 0 || origin === undefined) return false;
   if (trusted.includes('*')) return '*';
-  return trusted.some((u) => u !== '*' && originOf(u) === origin) ? origin : false;
+  return originsOf(trusted).has(origin) ? origin : false;
+}
+
+// The origins of a list, computed once per stored value (settings hand out the same array until it changes).
+const originCache = new WeakMap<readonly string[], ReadonlySet<string>>();
+
+function originsOf(trusted: readonly string[]): ReadonlySet<string> {
+  let set = originCache.get(trusted);
+  if (set === undefined) {
+    set = new Set(trusted.map(originOf).filter((o): o is string => o !== null));
+    originCache.set(trusted, set);
+  }
+  return set;
 }
 
 /**

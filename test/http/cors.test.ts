@@ -5,7 +5,7 @@
  * credentials), and the subscription form follows a `next` that is exactly a trusted URL.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { allowedOrigin, checkTrustedUrls, normalizeTrustedUrls } from '../../src/http/cors.js';
+import { allowedOrigin, checkTrustedUrls, normalizeTrustedUrls, trustedRedirect } from '../../src/http/cors.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 
 let t: TestApp;
@@ -50,6 +50,10 @@ describe('allowedOrigin', () => {
     expect(checkTrustedUrls(['a.test'])).toMatch(/^item 1/);
     expect(checkTrustedUrls(['https://user:secret@a.test'])).toMatch(/^item 1/);
     expect(checkTrustedUrls(['https://a.test/x\r\nSet-Cookie: a=b'])).toMatch(/^item 1/);
+    expect(trustedRedirect(['https://a.test/thanks'], ' https://a.test/thanks/ ')).toBe('https://a.test/thanks/');
+    expect(trustedRedirect(['https://a.test/thanks'], 'https://a.test/thanks?x=1')).toBeNull();
+    expect(trustedRedirect(['*'], '*')).toBeNull();
+    expect(trustedRedirect(['https://a.test'], undefined)).toBeNull();
   });
 });
 

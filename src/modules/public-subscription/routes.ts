@@ -11,6 +11,7 @@ import { multipartAsBody } from '../../http/form.js';
 import { errorResponses, TrueEnvelope } from '../../http/schemas.js';
 import { toHttpError } from '../../http/error-handler.js';
 import type { App } from '../../http/types.js';
+import { trustedRedirect } from '../../http/cors.js';
 import { sendPage } from '../../http/html.js';
 import { formPage, messagePage, optinConfirmPage, optinDonePage, subscribedPage } from './pages.js';
 import { FormBody, ListUuidQuery, listUuidsOf, OptinParams, PublicLists, PublicSubscribeBody } from './schemas.js';
@@ -81,8 +82,8 @@ export function publicSubscriptionRoutes(app: App, api: PublicSubscriptionApi): 
       const { doubleOptin } = await svc.subscribe({ email: body.email ?? '', name: body.name, listUuids: listUuidsOf(body), nonce: body.nonce });
       // listmonk: a `next` exactly equal to a trusted URL is followed (303); any other is ignored, so the
       // form cannot be used to send people to an arbitrary site.
-      const next = body.next?.trim().replace(/\/+$/u, '');
-      if (next !== undefined && trustedUrls().some((u) => u !== '*' && u === next)) return reply.code(303).header('Location', body.next!.trim()).send();
+      const next = trustedRedirect(trustedUrls(), body.next);
+      if (next !== null) return reply.code(303).header('Location', next).send();
       return sendPage(reply, 200, 'Subscribed', subscribedPage(doubleOptin));
     });
 
