@@ -46,7 +46,7 @@ export class RoundRobinMessenger implements Messenger {
 
   /** Sends through the next server in turn. Throws SendError. */
   async push(message: OutgoingMessage): Promise<void> {
-    if (this.servers.length === 0) throw new SendError('transient', 'no SMTP server is enabled');
+    if (this.servers.length === 0) throw new SendError('transient', 'no SMTP server is enabled', null, { scope: 'messenger' });
     const server = this.servers[this.next % this.servers.length] as Messenger;
     this.next = (this.next + 1) % this.servers.length;
     await server.push(message);

@@ -5,11 +5,12 @@
  * bounce for that subscriber; 4xx replies, connection-level errors and timeouts are transient. A 5xx at
  * another stage (MAIL FROM, DATA, AUTH) says nothing about the recipient — a relay refusing to relay
  * or rejecting our credentials answers 5xx for every message — so it is transient too: retried, counted
- * toward `app.max_send_errors`, and never recorded as the subscriber's bounce.
+ * toward `app.max_send_errors`, and never recorded as the subscriber's bounce. Only failures to
+ * connect or log in count toward the messenger's health ({@link classifySmtpError}).
  */
 import nodemailer, { type Transporter } from 'nodemailer';
 import type SMTPPool from 'nodemailer/lib/smtp-pool/index.js';
-import { SendError, type Messenger, type OutgoingMessage } from './messenger.js';
+import { connectionFailure, SendError, type Messenger, type OutgoingMessage } from './messenger.js';
 
 /** Connection settings of one SMTP server. Durations in milliseconds. */
 export interface SmtpServerOptions {
@@ -42,13 +43,32 @@ export interface SmtpServerOptions {
   maxRetries?: number;
 }
 
-/** Classifies a nodemailer error as transient or permanent and wraps it in a SendError. */
+/** nodemailer codes of errors about the message itself (envelope, content, its stream), not the server. */
+const MESSAGE_CODES = new Set(['EENVELOPE', 'EMESSAGE', 'ESTREAM', 'EREQUIRETLS']);
+/** SMTP commands whose answer is about one message or recipient (RFC 5321 §3.3). */
+const MESSAGE_COMMANDS = /^(MAIL|RCPT|DATA|BDAT)\b/u;
+/** RFC 4954 §6 replies saying the session lacks (valid) authentication: about the relay, not the message. */
+const AUTH_REPLIES = new Set([530, 534, 535, 538]);
+
+/**
+ * Classifies a nodemailer error and wraps it in a SendError.
+ *
+ * Kind: only a 5xx to the recipient is permanent (a hard bounce); everything else is transient.
+ * Scope (issue 14 finding 6): answers to MAIL FROM, RCPT TO or DATA (4xx or 5xx, nodemailer
+ * `EENVELOPE`/`EMESSAGE`) are about this message, which a subscriber's address or name can cause, so
+ * they are `message` scope and keep the server's reply; connection, TLS, greeting, EHLO and login
+ * failures, timeouts, and a MAIL FROM refused for want of authentication (RFC 4954 §6: 530, 534, 535,
+ * 538) are `messenger` scope, with the generic CONNECTION_FAILED message (the real
+ * one in `detail`, for the log: it may name internal hosts and ports, issue 14 finding 10).
+ */
 export function classifySmtpError(err: unknown): SendError {
   const e = err as { code?: string; command?: string; responseCode?: number; response?: string; message?: string };
   const rc = typeof e.responseCode === 'number' ? e.responseCode : null;
   const detail = (e.response ?? e.message ?? 'SMTP error').slice(0, 500);
   // nodemailer also reports a refused MAIL FROM as EENVELOPE, so the command decides when it is known.
   const command = (e.command ?? '').toUpperCase();
+  const atMessage = (MESSAGE_COMMANDS.test(command) || MESSAGE_CODES.has(e.code ?? '')) && !(command.startsWith('MAIL') && rc !== null && AUTH_REPLIES.has(rc));
+  if (!atMessage) return connectionFailure(`${e.code ?? 'error'}${command ? ` at ${command}` : ''}: ${detail}`);
   const atRecipient = command.startsWith('RCPT') || (command === '' && e.code === 'EENVELOPE');
   if (rc !== null && rc >= 500 && rc < 600 && atRecipient) return new SendError('permanent', detail, rc);
   return new SendError('transient', detail, rc);

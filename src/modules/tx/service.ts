@@ -78,7 +78,7 @@ export class TxService {
         throw new FieldError('template_id', `template ${req.template_id} could not be rendered for ${sub.email}: ${err.message}`);
       }
     });
-    const outcome = await deliver(messenger, messages);
+    const outcome = await deliver(messenger, messages, (email, detail) => this.d.log.warn({ messenger: messenger.name, email, err: detail }, 'tx: could not reach the messenger\'s server'));
     const blocklisted = found.recipients.filter((r) => r.status === 'blocklisted').map((r) => r.email);
     report(selection, { ...outcome, notFound: found.notFound, blocklisted });
   }
