@@ -193,7 +193,9 @@ export async function buildDeps(config: Config, logger: Logger, opts: BuildOptio
   const allowPrivate = () => settings.get(messengerDefs.allowPrivateMessengerUrls);
   // The health monitor watches exactly the messengers of the current settings (issue 14 finding 6).
   const buildMessengers = (): Messenger[] => {
-    const built = metered([...buildSmtpMessengers(settings.get(core.smtp)), ...buildPostbackMessengers(settings.get(messengerDefs.messengers), allowPrivate)]);
+    const dropped = (server: string, names: string[]) =>
+      logger.warn({ server, headers: names }, 'headers dropped at send time: they would add recipients, change the envelope, or are set by Mailroom (stored before the header rule)');
+    const built = metered([...buildSmtpMessengers(settings.get(core.smtp), dropped), ...buildPostbackMessengers(settings.get(messengerDefs.messengers), allowPrivate)]);
     health.watch(built);
     return built;
   };

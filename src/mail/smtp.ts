@@ -10,6 +10,7 @@
  */
 import nodemailer, { type Transporter } from 'nodemailer';
 import type SMTPPool from 'nodemailer/lib/smtp-pool/index.js';
+import { sendableHeaders } from './headers.js';
 import { connectionFailure, SendError, type Messenger, type OutgoingMessage } from './messenger.js';
 
 /** Connection settings of one SMTP server. Durations in milliseconds. */
@@ -41,6 +42,11 @@ export interface SmtpServerOptions {
   helloName?: string;
   /** Immediate retries of a transient failure before the engine defers the message (default 2). */
   maxRetries?: number;
+  /**
+   * Told the names of headers dropped at send time by the header rule (src/mail/headers.ts): data
+   * stored before the rule existed. For the log: each name is told once per messenger.
+   */
+  onDroppedHeaders?: (names: string[]) => void;
 }
 
 /** nodemailer codes of errors about the message itself (envelope, content, its stream), not the server. */
@@ -78,6 +84,8 @@ export function classifySmtpError(err: unknown): SendError {
 export class SmtpMessenger implements Messenger {
   private readonly transport: Transporter<SMTPPool.SentMessageInfo>;
   private readonly headers: Array<[string, string]>;
+  private readonly onDroppedHeaders: (names: string[]) => void;
+  private readonly droppedBefore = new Set<string>();
   readonly maxRetries: number;
 
   constructor(
@@ -86,6 +94,7 @@ export class SmtpMessenger implements Messenger {
   ) {
     const auth = options.user ? { user: options.user, pass: options.password ?? '' } : undefined;
     this.headers = options.headers ?? [];
+    this.onDroppedHeaders = options.onDroppedHeaders ?? (() => undefined);
     this.maxRetries = options.maxRetries ?? 2;
     this.transport = nodemailer.createTransport({
       pool: true,
@@ -105,8 +114,18 @@ export class SmtpMessenger implements Messenger {
     });
   }
 
-  /** Sends one message; resolves when the server accepted it. Throws a classified SendError. */
+  /**
+   * Sends one message; resolves when the server accepted it. Throws a classified SendError. Headers the
+   * header rule refuses (a `Bcc` stored before the rule, issue 14 finding 7) are dropped, not sent:
+   * nodemailer would make their addresses envelope recipients.
+   */
   async push(message: OutgoingMessage): Promise<void> {
+    const { kept, dropped } = sendableHeaders([...this.headers, ...message.headers]);
+    const firstSeen = dropped.filter((name) => !this.droppedBefore.has(name));
+    if (firstSeen.length > 0 && this.droppedBefore.size < 1000) {
+      for (const name of firstSeen) this.droppedBefore.add(name);
+      this.onDroppedHeaders(firstSeen);
+    }
     try {
       const info = await this.transport.sendMail({
         from: message.from,
@@ -114,7 +133,7 @@ export class SmtpMessenger implements Messenger {
         subject: message.subject,
         html: message.html,
         text: message.text,
-        headers: [...this.headers, ...message.headers].map(([key, value]) => ({ key, value })),
+        headers: kept.map(([key, value]) => ({ key, value })),
         messageId: `<${message.messageId}>`,
         attachments: message.attachments,
         disableFileAccess: true,
