@@ -85,6 +85,8 @@ export class OptinMailer {
       await messenger.push(message);
     } catch (err) {
       if (err instanceof SendError && err.kind === 'permanent') throw new BadRequestError(`email: the mail server refused the opt-in e-mail: ${err.message}`);
+      // The API gets the SendError's message (generic for connection failures); the log the detail.
+      if (err instanceof SendError && err.detail !== err.message) this.opts.logger.warn({ subscriber_id: id, err: err.detail }, 'opt-in e-mail: could not reach the mail server');
       throw new ServiceUnavailableError(`could not send the opt-in e-mail: ${err instanceof Error ? err.message : String(err)}`);
     }
     this.sentAt.set(id, [...this.recent(id), Date.now()]);

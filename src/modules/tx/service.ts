@@ -6,6 +6,7 @@
  * follows a partial send. Recipients that are not found, blocklisted or refused by the mail server are
  * named in the error after the others were sent.
  */
+import { checkCustomHeaders } from '../../mail/headers.js';
 import type { Logger } from 'pino';
 import { BadGatewayError, BadRequestError, FieldError, ServiceUnavailableError } from '../../errors.js';
 import { formatSender, parseSender } from '../../mail/address.js';
@@ -37,8 +38,6 @@ interface Selection {
   emails: string[];
 }
 
-/** Headers a request may not set: Mailroom writes them itself. */
-const RESERVED_HEADERS = new Set(['from', 'to', 'cc', 'bcc', 'subject', 'date', 'message-id', 'mime-version', 'content-type', 'content-transfer-encoding', 'content-disposition']);
 const ZERO_UUID = '00000000-0000-0000-0000-000000000000';
 
 /** Transactional messages use cases. */
@@ -78,7 +77,7 @@ export class TxService {
         throw new FieldError('template_id', `template ${req.template_id} could not be rendered for ${sub.email}: ${err.message}`);
       }
     });
-    const outcome = await deliver(messenger, messages);
+    const outcome = await deliver(messenger, messages, (email, detail) => this.d.log.warn({ messenger: messenger.name, email, err: detail }, 'tx: could not reach the messenger\'s server'));
     const blocklisted = found.recipients.filter((r) => r.status === 'blocklisted').map((r) => r.email);
     report(selection, { ...outcome, notFound: found.notFound, blocklisted });
   }
@@ -150,18 +149,12 @@ function compileText(field: string, source: string): CompiledTemplate {
   }
 }
 
-/** Validates `[{name: value}]` headers (RFC 5322 field names, no line breaks); FieldError naming the entry. */
+/**
+ * Validates `[{name: value}]` headers with the one header rule (src/mail/headers.ts, issue 14 finding
+ * 7); FieldError on `headers.<index>` naming the header.
+ */
 export function validHeaders(list: Array<Record<string, string>>): Array<[string, string]> {
-  const out: Array<[string, string]> = [];
-  list.forEach((entry, i) => {
-    for (const [name, value] of Object.entries(entry)) {
-      if (!/^[!-9;-~]{1,200}$/u.test(name)) throw new FieldError(`headers.${i}`, `"${name}" is not a valid header name`);
-      if (RESERVED_HEADERS.has(name.toLowerCase())) throw new FieldError(`headers.${i}`, `${name} is set by Mailroom and cannot be given`);
-      if (/[\r\n\0]/u.test(value)) throw new FieldError(`headers.${i}`, `the value of ${name} must not contain line breaks`);
-      out.push([name, value]);
-    }
-  });
-  return out;
+  return checkCustomHeaders('headers', list);
 }
 
 /** Throws the error that describes recipients not sent to, or returns when every one was sent. */
