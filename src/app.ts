@@ -11,6 +11,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { installAuth } from './http/auth.js';
 import { installErrorHandling } from './http/error-handler.js';
 import { findNul, validatorCompiler } from './http/validation.js';
+import { installJsonBodies } from './http/json-body.js';
 import { FieldError } from './errors.js';
 import { registerOpenApi } from './http/openapi.js';
 import { collectRoutes } from './http/route-table.js';
@@ -82,6 +83,8 @@ export async function buildApp(deps: Deps): Promise<App> {
   });
   // JSON endpoints refuse text/plain with 415 (listmonk does the same) instead of parsing it as a string.
   app.removeContentTypeParser('text/plain');
+  // Depth-checked JSON; an empty body is no fields (issue 14 finding 9, issue 15 item 1).
+  installJsonBodies(app);
   await registerSecurityHeaders(app);
   await app.register(formbody, { bodyLimit: DEFAULT_BODY_LIMIT });
   await app.register(multipart, { limits: { fileSize: DEFAULT_BODY_LIMIT, files: 1, fields: 100 } });
