@@ -8,6 +8,8 @@
  *   uploaded images from other origins (helmet's `same-origin` default would break them).
  * - Failed logins are limited per client address: after {@link MAX_FAILURES} failures within
  *   {@link FAILURE_WINDOW_MS}, further attempts from that address get 429 until the window passes.
+ *   Each password check is reserved before it starts and counts against the limit while in flight
+ *   (issue 14 finding 5), so concurrent requests cannot get more guesses checked than the limit.
  *   Counted per instance (several instances behind a load balancer each keep their own count).
  */
 import helmet from '@fastify/helmet';
