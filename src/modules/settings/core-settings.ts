@@ -138,7 +138,11 @@ export function coreSettings(config: Config) {
       schema: Type.Array(SmtpServer, { maxItems: 50 }),
       default: [smtpFromConfig(config)],
       description: 'SMTP servers; the enabled ones form the `email` messenger.',
-      ...passwordBlocks<SmtpServer>(),
+      // Where and how the password travels: a stored one is kept only while these stay the same.
+      ...passwordBlocks<SmtpServer>({
+        destination: ['host', 'port', 'username', 'tls_type', 'tls_skip_verify'],
+        unused: (b) => b.auth_protocol === 'none',
+      }),
       check: checkSmtpServers,
     }),
   } satisfies Record<string, SettingDef>;
