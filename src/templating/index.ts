@@ -7,6 +7,7 @@
  */
 import type { Node, Operand, Pipe, TemplateTree } from './ast.js';
 import { plainSource, type SourceInfo, TemplateExecError } from './errors.js';
+import { withBudget } from './budget.js';
 import { TEXT } from './escape/context.js';
 import { ExecState } from './exec/state.js';
 import { Program, type TreeRef } from './exec/program.js';
@@ -127,7 +128,7 @@ export function compile(sources: TemplateSource[], opts: CompileOptions): Compil
       const frame: unknown[] = new Array(entry.size);
       frame[0] = data;
       try {
-        entry.body(st, data, frame);
+        withBudget(st, () => entry.body(st, data, frame));
       } catch (e) {
         if (e instanceof TemplateExecError) throw e;
         const msg = e instanceof Error ? e.message : String(e);

@@ -61,10 +61,12 @@ function b64dec(_c: CallContext, v: unknown): string {
   return Buffer.from(s, 'base64').toString('utf8');
 }
 
+/** Sprig's toJson family: '' when the value cannot be encoded; a spent step budget still fails. */
 function tryJson(v: unknown, escapeHtml: boolean, indent: string): string {
   try {
     return toGoJson(v, escapeHtml, indent);
-  } catch {
+  } catch (e) {
+    if (e instanceof EvalFailure && e.bound) throw e;
     return '';
   }
 }
