@@ -4,6 +4,7 @@
  */
 import { chargeBuilt, chargeText, chargeWalk } from './budget.js';
 import { formatE, formatF, formatG, formatNumberV } from './go-number.js';
+import { GoNull, NullTime } from './go-null.js';
 import { timeString } from './go-time.js';
 import { SafeHTML } from './types.js';
 import { goTypeName, isMap, mapGet, sortedKeys } from './values.js';
@@ -53,6 +54,7 @@ export function formatValue(v: unknown, plus = false, depth = 0): string {
   if (depth > MAX_PRINT_DEPTH) return '...';
   if (v instanceof SafeHTML) return v.value;
   if (v instanceof Date) return timeString(v);
+  if (v instanceof GoNull) return v.text();
   if (Array.isArray(v)) {
     chargeWalk(v.length + 1);
     return chargeBuilt(`[${v.map((e) => formatValue(e, plus, depth + 1)).join(' ')}]`);
@@ -181,9 +183,11 @@ function formatString(s: string, spec: Spec): string {
 }
 
 /** Formats one operand for one verb. Arrays and maps apply the verb to each element, like Go. */
-function formatArg(v: unknown, spec: Spec, depth = 0): string {
+function formatArg(arg: unknown, spec: Spec, depth = 0): string {
   const verb = spec.verb;
-  if (verb === 'T') return goTypeName(v);
+  if (verb === 'T') return goTypeName(arg);
+  // listmonk's null.String/Int/Time format as their value (nil when null) for every verb.
+  const v = arg instanceof GoNull ? (arg.Valid ? nullValue(arg) : null) : arg;
   if (typeof v === 'number') return Number.isInteger(v) && !'eEfFgG'.includes(verb) ? formatInt(v, spec) : formatFloat(v, spec);
   if (typeof v === 'string' || v instanceof SafeHTML) {
     const text = String(v);
@@ -204,6 +208,10 @@ function formatArg(v: unknown, spec: Spec, depth = 0): string {
   }
   if ((verb === 's' || verb === 'q') && v instanceof Date) return formatString(timeString(v), spec);
   return bad(verb, v);
+}
+
+function nullValue(v: GoNull): unknown {
+  return v instanceof NullTime ? v.Time : v.jsonValue();
 }
 
 const SPEC_RE = /%([-+# 0]*)(\*|\d+)?(\.)?(\*|\d+)?(.)?/y;

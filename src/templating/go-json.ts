@@ -5,6 +5,7 @@
  */
 import { chargeBuilt, chargeText, chargeWalk } from './budget.js';
 import { EvalFailure } from './errors.js';
+import { GoNull } from './go-null.js';
 import { formatTime, RFC3339NANO } from './go-time.js';
 import { SafeHTML } from './types.js';
 import { isMap, mapGet, sortedKeys } from './values.js';
@@ -38,6 +39,7 @@ function encode(v: unknown, escapeHtml: boolean, indent: string, depth: number):
   if (v === null) return 'null';
   if (v instanceof SafeHTML) return jsonString(v.value, escapeHtml);
   if (v instanceof Date) return jsonString(formatTime(v, RFC3339NANO), escapeHtml);
+  if (v instanceof GoNull) return encode(v.jsonValue(), escapeHtml, indent, depth);
   const nl = indent ? `\n${indent.repeat(depth + 1)}` : '';
   const close = indent ? `\n${indent.repeat(depth)}` : '';
   if (Array.isArray(v)) {

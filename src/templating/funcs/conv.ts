@@ -4,6 +4,7 @@
  */
 import { chargeWalk } from '../budget.js';
 import { formatValue } from '../go-format.js';
+import { GoNull } from '../go-null.js';
 import { SafeHTML } from '../types.js';
 import { isMap, isTrue, mapGet, sortedKeys } from '../values.js';
 
@@ -77,6 +78,7 @@ export function deepEqual(a: unknown, b: unknown, depth = 0): boolean {
   if (depth > 64 || typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
   if (a instanceof Date && b instanceof Date) return a.getTime() === b.getTime();
   if (a instanceof SafeHTML && b instanceof SafeHTML) return a.value === b.value;
+  if (a instanceof GoNull) return a.same(b);
   if (Array.isArray(a) && Array.isArray(b)) {
     if (a.length !== b.length) return false;
     chargeWalk(a.length + 1);
