@@ -194,7 +194,7 @@ describe('POST /api/tx refuses bad requests and sends nothing', () => {
     ['a header with a line break', async () => ({ subscriber_email: 'ann@example.org', template_id: sampleTx, headers: [{ 'X-Evil': 'a\r\nBcc: victim@example.org' }] }), /^headers\.0: the value of "X-Evil" must not contain line breaks$/],
     ['a bad content_type', async () => ({ subscriber_email: 'ann@example.org', template_id: sampleTx, content_type: 'pdf' }), /^content_type: must be one of html, markdown, plain, richtext$/],
     ['data that is not an object', async () => ({ subscriber_email: 'ann@example.org', template_id: sampleTx, data: [1, 2] }), /^data: must be object$/],
-    ['a subject that does not parse', async () => ({ subscriber_email: 'ann@example.org', template_id: sampleTx, subject: '{{ .Tx.Data.x ' }), /^subject: template: subject:1/],
+    ['a subject that does not parse', async () => ({ subscriber_email: 'ann@example.org', template_id: sampleTx, subject: '{{ .Tx.Data.x | }}' }), /^subject: template: subject:1/],
     ['a template failing for this data', async () => ({ subscriber_emails: ['ann@example.org', 'bob@example.org'], template_id: strictTx, data: { items: [1] } }), /^template_id: template \d+ could not be rendered for ann@example\.org: .*index out of range/],
   ];
   for (const [what, body, message] of cases) {

@@ -17,7 +17,7 @@ import type { Logger } from 'pino';
 import { BadRequestError, ServiceUnavailableError } from '../../errors.js';
 import { SendError, type MessengerRegistry } from '../../mail/messenger.js';
 import { TemplateMessage } from '../../mail/template-message.js';
-import { subscriberView } from '../../templating/index.js';
+import { ListView, OptinData, subscriberView } from '../../templating/index.js';
 import { sleep } from '../../workers/semaphore.js';
 import { ZERO_UUID } from '../subscription-pages/service.js';
 import type { TemplateRepo } from '../templates/repo.js';
@@ -163,12 +163,12 @@ export class OptinMailer {
 
   private async render(sub: SubscriberRow, lists: OptinList[]) {
     const cfg = this.opts.config();
-    const data = {
-      Subscriber: subscriberView(sub),
-      Lists: lists.map((l) => ({ ID: l.id, UUID: l.uuid, Name: l.name, Type: l.type, Optin: l.optin, Tags: l.tags, Description: l.description })),
-      OptinURL: optinUrl(cfg.rootUrl, sub.uuid, lists),
-      UnsubURL: `${cfg.rootUrl.replace(/\/+$/u, '')}/subscription/${ZERO_UUID}/${sub.uuid}`,
-    };
+    const data = new OptinData(
+      subscriberView(sub),
+      lists.map((l) => new ListView({ ...l, subscription_status: 'unconfirmed' })),
+      optinUrl(cfg.rootUrl, sub.uuid, lists),
+      `${cfg.rootUrl.replace(/\/+$/u, '')}/subscription/${ZERO_UUID}/${sub.uuid}`,
+    );
     const envelope = {
       from: cfg.fromEmail,
       to: { name: sub.name, address: sub.email },

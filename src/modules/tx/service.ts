@@ -12,7 +12,7 @@ import { BadGatewayError, BadRequestError, FieldError, ServiceUnavailableError }
 import { formatSender, parseSender } from '../../mail/address.js';
 import type { MessengerRegistry, OutgoingMessage } from '../../mail/messenger.js';
 import type { TemplateMessage } from '../../mail/template-message.js';
-import { compile, subscriberView, TemplateExecError, TemplateSyntaxError, type CompiledTemplate } from '../../templating/index.js';
+import { compileTextPart, subscriberView, TemplateExecError, TemplateSyntaxError, TxView, type CompiledTemplate } from '../../templating/index.js';
 import { validEmail } from '../subscribers/service.js';
 import type { Attachment } from './multipart.js';
 import type { TxRepo, TxSubscriber } from './repo.js';
@@ -64,7 +64,7 @@ export class TxService {
     const found = await this.resolve(req.subscriber_mode ?? 'default', selection);
     const sendable = found.recipients.filter((r) => r.status !== 'blocklisted');
     const env = { rootUrl: this.d.rootUrl() };
-    const tx = { Data: req.data ?? {}, TemplateID: req.template_id, Subject: req.subject ?? '', FromEmail: from, Messenger: messenger.name, ContentType: req.content_type ?? 'html' };
+    const tx = new TxView({ ...req, from_email: from, messenger: messenger.name, content_type: req.content_type ?? 'html' });
     const messages = sendable.map((sub) => {
       const data = { Subscriber: subscriberView(sub), Tx: tx };
       try {
@@ -142,7 +142,7 @@ export class TxService {
 /** Compiles a text-mode template given in the request; FieldError naming `field` when it does not parse. */
 function compileText(field: string, source: string): CompiledTemplate {
   try {
-    return compile([{ name: field, source }], { mode: 'text' });
+    return compileTextPart(field, source);
   } catch (err) {
     if (err instanceof TemplateSyntaxError) throw new FieldError(field, err.message);
     throw err;
