@@ -9,6 +9,7 @@ import { formatValue, sprint, sprintf, sprintln } from '../go-format.js';
 import type { CallContext } from '../types.js';
 import { SafeHTML } from '../types.js';
 import { goTypeName, isMap, isTrue, mapGet, unwrap } from '../values.js';
+import { toInt64 } from './conv.js';
 import { def, type FuncTable } from './registry.js';
 
 type Kind = 'nil' | 'bool' | 'number' | 'string' | 'other';
@@ -97,14 +98,25 @@ function index(_c: CallContext, item: unknown, ...keys: unknown[]): unknown {
   return v;
 }
 
+/**
+ * `slice list start? end?` as listmonk has it: Sprig's slice replaces Go's built-in there, so
+ * indexes go through cast.ToInt (floats truncate, numeric strings parse) and indexes after the
+ * second are ignored; out-of-range indexes fail. Strings are sliced too, by characters (Go's
+ * built-in does; Sprig refuses them: README "Known differences" 2 and 4).
+ */
 function slice(_c: CallContext, item: unknown, ...idx: unknown[]): unknown {
   if (item === undefined || item === null) throw new EvalFailure('slice of untyped nil');
   const isStr = typeof item === 'string' || item instanceof SafeHTML;
   const seq: unknown[] = isStr ? Array.from(prim(item) as string) : Array.isArray(item) ? item : [];
-  if (!isStr && !Array.isArray(item)) throw new EvalFailure(`can't slice item of type ${goTypeName(item)}`);
-  if (idx.length > 3 || (isStr && idx.length > 2)) throw new EvalFailure(isStr ? 'cannot 3-index slice a string' : 'too many slice indexes');
-  const [i = 0, j = seq.length] = idx.map((x) => intIndex(x, seq.length));
-  if (i > j) throw new EvalFailure(`invalid slice index: ${i} > ${j}`);
+  if (!isStr && !Array.isArray(item)) throw new EvalFailure(`list should be type of slice or array but ${goTypeName(item)}`);
+  const bound = (x: unknown): number => {
+    const n = toInt64(x);
+    if (n < 0 || n > seq.length) throw new EvalFailure(`slice bounds out of range [${n}] with length ${seq.length}`);
+    return n;
+  };
+  const i = idx.length > 0 ? bound(idx[0]) : 0;
+  const j = idx.length > 1 ? bound(idx[1]) : seq.length;
+  if (i > j) throw new EvalFailure(`slice bounds out of range [${i}:${j}]`);
   return isStr ? (seq as string[]).slice(i, j).join('') : seq.slice(i, j);
 }
 
