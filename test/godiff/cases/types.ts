@@ -59,7 +59,7 @@ export const DELIBERATE = {
   'no-value': 'A missing map key or a nil value prints nothing in text mode too; Go\'s text/template prints "<no value>" (subjects and headers would carry it).',
   'nil-chain': 'Fields of a nil or missing value are empty; Go fails with "nil pointer evaluating …".',
   'lenient-args': 'Functions accept any printable value where Go rejects the argument\'s type (Sprig string parameters, printf\'s format, index keys, slice of a string, Date, L.T, Safe…); Go fails ("wrong type for value", "should be string", Sprig\'s slice refuses strings).',
-  'one-number-type': 'One number type: integral numbers are ints (they print as integers where Go prints float64 1e6 as 1e+06, %T says int, they index lists and range counts), %d/%f accept either, and ints and floats compare by value (Go: "incompatible types for comparison").',
+  'one-number-type': 'One number type: integral numbers are ints (they print as integers where Go prints float64 1e6 as 1e+06, %T says int, they index lists and range counts), %d/%f accept either, ints and floats compare by value (Go: "incompatible types for comparison"), and integers beyond 2^53 lose precision (JavaScript numbers).',
   'characters': 'len, index, slice, substr, trunc and abbrev count characters, not UTF-8 bytes.',
   'html-comments': 'HTML comments are kept (Outlook\'s <!--[if mso]> needs them) and actions in them are HTML-escaped; Go strips comments and their actions.',
   'data-images': 'Raster data: image URLs (base64 png/gif/jpeg/webp) are allowed in URL attributes; Go turns every data: URL into #ZgotmplZ.',
