@@ -8,7 +8,7 @@ import { queryEscape } from '../escape/choose.js';
 import { formatValue, sprint, sprintf, sprintln } from '../go-format.js';
 import type { CallContext } from '../types.js';
 import { SafeHTML } from '../types.js';
-import { goTypeName, isMap, isTrue, mapGet, unwrap } from '../values.js';
+import { compareStrings, goTypeName, isMap, isTrue, mapGet, unwrap } from '../values.js';
 import { toInt64 } from './conv.js';
 import { def, type FuncTable } from './registry.js';
 
@@ -46,7 +46,8 @@ function lt(_c: CallContext, a: unknown, b: unknown): boolean {
   const kb = kindOf(b);
   if (ka !== 'number' && ka !== 'string') throw new EvalFailure('invalid type for comparison');
   if (ka !== kb) throw new EvalFailure('incompatible types for comparison');
-  return (prim(a) as number | string) < (prim(b) as number | string);
+  const [x, y] = [prim(a), prim(b)];
+  return typeof x === 'string' ? compareStrings(x, y as string) < 0 : (x as number) < (y as number);
 }
 
 const le = (c: CallContext, a: unknown, b: unknown): boolean => lt(c, a, b) || eq(c, a, b);
@@ -121,8 +122,14 @@ function slice(_c: CallContext, item: unknown, ...idx: unknown[]): unknown {
 }
 
 /** Go's evalArgs: a single string as-is, otherwise fmt.Sprint of the arguments. */
+/**
+ * The text html, js and urlquery escape: their arguments as fmt.Sprint prints them. A nil or
+ * missing argument is empty (Go prints "<no value>"), as missing keys print nothing (README
+ * "Known differences" 1).
+ */
 function argText(args: unknown[]): string {
-  return args.length === 1 && typeof args[0] === 'string' ? args[0] : sprint(args);
+  if (args.length === 1 && typeof args[0] === 'string') return args[0];
+  return sprint(args.map((a) => (a === undefined || a === null ? '' : a)));
 }
 
 /** Go's template.JSEscapeString. */

@@ -5,7 +5,7 @@
  */
 import { EvalFailure } from '../errors.js';
 import type { CallContext } from '../types.js';
-import { goTypeName, isMap, isTrue, mapGet, sortedKeys } from '../values.js';
+import { compareStrings, goTypeName, isMap, isTrue, mapGet, sortedKeys } from '../values.js';
 import { deepEqual, isEmpty, listOf, str, strval, toInt64 } from './conv.js';
 import { checkSize, def, type FuncTable } from './registry.js';
 
@@ -156,7 +156,7 @@ export const SPRIG_LISTS: FuncTable = {
   split: def(split as F, 2),
   splitList: def((_c, sep, s) => splitList(str(sep), str(s)), 2),
   uniq: def(uniq as F, 1),
-  sortAlpha: def((_c, l) => strslice(l).sort(), 1),
+  sortAlpha: def((_c, l) => strslice(l).sort(compareStrings), 1),
   until: def((c, n) => untilStep(c, 0, n, toInt64(n) >= 0 ? 1 : -1), 1),
   untilStep: def(untilStep as F, 3),
   default: def((_c, d, ...given) => (given.length === 0 || isEmpty(given[0]) ? d : given[0]), 1, Infinity),

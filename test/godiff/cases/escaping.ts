@@ -176,7 +176,7 @@ export const ESCAPING: GoCase[] = [
   h('url-brackets-and-specials', '<a href="{{ "https://x.org/a[b]?c={d}|e^f" }}">'),
   h('url-in-query-with-slash-and-hash', '<a href="/q?x={{ .q }}">', { q: 'a/b#c?d' }),
   h('url-after-hash-in-static', '<a href="/p#{{ .q }}">', { q: 'x y&z' }),
-  h('url-whole-with-newline', '<a href="{{ "https://x.org/a\nb" }}">'),
+  h('url-whole-with-newline', '<a href="{{ .u }}">', { u: 'https://x.org/a\nb\tc' }),
   h('url-uppercase-scheme', '<a href="{{ "HTTPS://X.ORG/" }}">'),
   h('url-leading-space-https', '<a href="{{ " https://x.org/" }}">'),
   h('url-tracked-like', '<a href="{{ .u }}">', { u: 'https://lists.example.com/link/abc/def/ghi' }),

@@ -261,4 +261,7 @@ export const LISTMONK: GoCase[] = [
   tpl('template-with-css-vars', '<p>x</p>', { template: '<style>.c { color: {{ .Campaign.Attribs.color }}; }</style>{{ template "content" . }}', campaign: { attribs: { color: '#336699' } } }),
   tpl('template-table-layout', '<p>Body</p>', { template: '<table role="presentation" width="100%" cellpadding="0"><tr><td align="center"><table width="600"><tr><td style="padding: 20px; font-family: Arial, sans-serif;">{{ template "content" . }}</td></tr><tr><td style="font-size: 12px; color: #888;"><a href="{{ UnsubscribeURL }}" style="color: #888;">Unsubscribe</a> | <a href="{{ ManageURL }}">Manage</a></td></tr></table></td></tr></table>' }),
   tpl('template-preheader', '<p>Body</p>', { template: '<div style="display:none;max-height:0;overflow:hidden;">{{ .Campaign.Subject }} &#8199;&#65279;&#847;</div>{{ template "content" . }}' }),
+  tpl('content-in-attribute', '{{ .Subscriber.Name }}', { template: '<div title="{{ template "content" . }}">x</div>', subscriber: { name: 'A "B" <c>' } }),
+  tpl('content-in-script', '{{ .Subscriber.Name }}', { template: '<script>var n = {{ template "content" . }};</script>' }),
+  tpl('content-in-url', '{{ .Subscriber.UUID }}', { template: '<a href="https://example.com/u/{{ template "content" . }}">x</a>' }),
 ];

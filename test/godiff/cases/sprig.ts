@@ -340,6 +340,12 @@ const CASES: GoCase[] = [
   s('tx-data-date', '{{ .Tx.Data.order_date | toDate "2006-01-02" | date "02/01/2006" }}', { Tx: { Data: { order_date: '2024-06-07' } } }),
   s('tx-data-json', '{{ .Tx.Data | toJson }}', { Tx: { Data: { id: 1, items: ['a'] } } }),
   s('tx-data-sum', '{{ $t := 0.0 }}{{ range .Tx.Data.items }}{{ $t = addf $t .price }}{{ end }}{{ $t }}', { Tx: { Data: { items: [{ price: 1.1 }, { price: 2.2 }] } } }),
+  s('toJson-floats', '{{ toJson .f }}', { f: [1e21, 1e-7, 123456789.5, 0.1, -0, 1e20, 1e6] }),
+  s('toJson-keys-order', '{{ toJson . }}', { b: 1, a: { d: 2, c: 3 }, 'é': 4, 'ｚ': 5, '😀': 6 }),
+  s('toJson-time', '{{ toJson .when }}', D),
+  s('toJson-html-typed', '{{ toJson .h }}', { h: { $html: '<b>' } }),
+  s('sortAlpha-unicode', '{{ sortAlpha (list "ｚ" "😀" "a" "é" "Z") }}'),
+  s('keys-sortAlpha-unicode', '{{ keys . | sortAlpha }}', { 'ｚ': 1, '😀': 2, a: 3 }),
 ];
 
 /** The Sprig cases, with the pending ones marked. */
