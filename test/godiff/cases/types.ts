@@ -71,7 +71,7 @@ export const DELIBERATE = {
   'trailing-pipe': 'A pipeline ending in "|" is a syntax error; Go accepts "{{ .x | }}".',
   'depth': 'Template calls nest at most 100 deep (Go: 100,000) to stay inside the JS stack.',
   'shorthand': 'listmonk\'s functions take an optional trailing "." in every spelling (Go needs listmonk\'s rewrite to add it), and the url@TrackLink shorthand takes only URLs without spaces or quotes.',
-  'unsupported': 'Not supported: complex numbers, %p, %[n] argument indexes, printing Go-internal structures.',
+  'unsupported': 'Not supported: complex numbers, %p, %[n] argument indexes, %x/%X/%b of non-integral numbers (Go\'s hexadecimal floats).',
   'time-methods': '.CreatedAt.Format works as well as listmonk\'s .CreatedAt.Time.Format (a null.Time in listmonk has no Format method).',
   'safe-url-funcs': 'listmonk\'s URL functions (UnsubscribeURL, TrackLink…) are trusted URLs: they are not filtered in URL attributes; values stay escaped elsewhere.',
   'define-in-body': 'Templates defined in a campaign body are visible to the whole message; listmonk adds only the body\'s main tree to the campaign template, so its defines are lost ("no such template").',
