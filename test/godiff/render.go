@@ -36,8 +36,8 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"io"
 	htmltpl "html/template"
+	"io"
 	"os"
 	"regexp"
 	"runtime"
@@ -46,6 +46,8 @@ import (
 	"sync"
 	txttpl "text/template"
 	"time"
+	// The zone database is built in, so dateInZone does not depend on the system's tzdata.
+	_ "time/tzdata"
 
 	"github.com/Masterminds/sprig"
 )
