@@ -22,11 +22,34 @@ function isSeparator(ch: string | undefined): boolean {
   return /\s/u.test(ch);
 }
 
+/**
+ * Go's per-character (simple) case mapping, as strings.ToUpper/ToLower/Title apply it: a character
+ * whose full mapping is several characters stays as it is (`ß` is not `SS`), except `İ` → `i`;
+ * no context rules (a final `Σ` lowers to `σ`).
+ */
+function mapCase(s: string, lower: boolean): string {
+  if (/^[\x00-\x7f]*$/.test(s)) return lower ? s.toLowerCase() : s.toUpperCase();
+  let out = '';
+  for (const ch of s) out += caseOf(ch, lower);
+  return out;
+}
+
+function caseOf(ch: string, lower: boolean): string {
+  if (lower && ch === '\u0130') return 'i';
+  const m = lower ? ch.toLowerCase() : ch.toUpperCase();
+  return m.length === ch.length || Array.from(m).length === 1 ? m : ch;
+}
+
+/** Title case differs from upper case only for the Latin digraphs (`ǆ` → `ǅ`, not `Ǆ`). */
+const TITLE_DIGRAPHS: Record<string, string> = {
+  'Ǆ': 'ǅ', 'ǅ': 'ǅ', 'ǆ': 'ǅ', 'Ǉ': 'ǈ', 'ǈ': 'ǈ', 'ǉ': 'ǈ', 'Ǌ': 'ǋ', 'ǋ': 'ǋ', 'ǌ': 'ǋ', 'Ǳ': 'ǲ', 'ǲ': 'ǲ', 'ǳ': 'ǲ',
+};
+
 function title(s: string): string {
   let prev: string | undefined;
   let out = '';
   for (const ch of s) {
-    out += isSeparator(prev) ? ch.toUpperCase() : ch;
+    out += isSeparator(prev) ? (TITLE_DIGRAPHS[ch] ?? caseOf(ch, false)) : ch;
     prev = ch;
   }
   return out;
@@ -115,10 +138,10 @@ const s2 = (fn: (a: string, b: string) => unknown): F => (_c, a, b) => fn(str(a)
 
 /** Sprig string functions by name. */
 export const SPRIG_STRINGS: FuncTable = {
-  upper: def(s1((s) => s.toUpperCase()), 1),
-  lower: def(s1((s) => s.toLowerCase()), 1),
+  upper: def(s1((s) => mapCase(s, false)), 1),
+  lower: def(s1((s) => mapCase(s, true)), 1),
   title: def(s1(title), 1),
-  untitle: def(s1((s) => s.replace(/(^|\s)(\S)/gu, (_m, p: string, ch: string) => p + ch.toLowerCase())), 1),
+  untitle: def(s1((s) => s.replace(/(^|\s)(\S)/gu, (_m, p: string, ch: string) => p + caseOf(ch, true))), 1),
   trim: def(s1((s) => s.trim()), 1),
   trimAll: def(s2((cut, s) => {
     const set = new Set(chars(cut));

@@ -230,4 +230,6 @@ export const BUILTINS: GoCase[] = [
   printf('mixed', '%s is %d years and %.1f%% done', '"Ann" 31 99.5'),
   printf('unicode-format', '→ %s ←', '"x"'),
   t('text-mode-safe-html', '{{ .h }} {{ Safe "<i>" }}', { h: { $html: '<b>' } }),
+  t('index-string-byte', '{{ index "héllo" 1 }}', undefined, { deliberate: 'characters' }),
+  printf('s-precision-unicode', '%.2s|%-4.1s|', '"héllo" "éa"'),
 ];

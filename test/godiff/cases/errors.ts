@@ -121,4 +121,8 @@ export const ERRORS: GoCase[] = [
   h('script-ends-in-string', '<script>var s = "{{ .s }}</script>', D,
     { reference: 'Go 1.19.8 ends the script at </script> inside the string; Go 1.21.1 and later (listmonk) write it as \\x3C/script, as Mailroom does, then fail because the template ends inside the string (Mailroom allows that: non-text-end)' }),
   h('css-ends-in-string', '<style>p { content: "{{ .s }}</style>', D, { deliberate: 'non-text-end' }),
+  t('dash-in-field-name', '{{ .first-name }}', { 'first-name': 'x' }),
+  t('comment-with-spaces', '{{ /* c */ }}'),
+  t('field-on-list', '{{ .l.x }}', D),
+  t('variable-digit-name', '{{ $1 := "a" }}{{ $1 }}'),
 ];

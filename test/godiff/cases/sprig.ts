@@ -346,6 +346,22 @@ const CASES: GoCase[] = [
   s('toJson-html-typed', '{{ toJson .h }}', { h: { $html: '<b>' } }),
   s('sortAlpha-unicode', '{{ sortAlpha (list "ｚ" "😀" "a" "é" "Z") }}'),
   s('keys-sortAlpha-unicode', '{{ keys . | sortAlpha }}', { 'ｚ': 1, '😀': 2, a: 3 }),
+  s('trunc-unicode', '{{ trunc 2 "héllo" }}', undefined, { deliberate: 'characters' }),
+  s('substr-unicode', '{{ substr 0 2 "héllo" }}', undefined, { deliberate: 'characters' }),
+  s('abbrev-unicode', '{{ abbrev 5 "héllo wörld" }}', undefined, { deliberate: 'characters' }),
+  s('upper-sharp-s', '{{ upper "straße" }}'),
+  s('lower-unicode', '{{ lower "ÅÄÖ İ" }}'),
+  s('title-punctuation', '{{ title "hello-world o\'neil 2nd" }}'),
+  s('untitle-unicode', '{{ untitle "Élan Vital" }}'),
+  s('repeat-zero', '[{{ repeat 0 "x" }}]'),
+  s('trim-unicode-space', '[{{ trim "\u00a0 x \u2003" }}]'),
+  s('nospace-unicode', '{{ nospace "a\u00a0b c" }} {{ nospace "h é" }}', undefined, { deliberate: 'nospace-bytes' }),
+  s('upper-greek-final-sigma', '{{ lower "ΟΔΟΣ" }} {{ upper "ﬁx ǆ" }} {{ title "ǆemal ßa" }}'),
+  s('default-zero-float', '{{ default "d" 0.0 }}'),
+  s('replace-empty-old', '{{ replace "" "-" "abc" }}'),
+  s('split-unicode-sep', '{{ splitList "→" "a→b→c" }}'),
+  s('quote-nil', '{{ quote .nil "a" }}', D),
+  s('join-mixed', '{{ join "," (list 1 "a" .nil true) }}', D),
 ];
 
 /** The Sprig cases, with the pending ones marked. */

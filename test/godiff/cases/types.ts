@@ -78,5 +78,6 @@ export const DELIBERATE = {
   'plain-as-text': 'plain campaigns are rendered as text (no HTML escaping) and not wrapped in the HTML template; listmonk wraps and HTML-escapes them.',
   'altbody-as-text': 'The altbody is rendered as text; listmonk renders it with html/template, HTML-escaping values in a plain-text part.',
   'tracklink-amp': 'TrackLink turns &amp; into & in its URL also when tracking is off; listmonk then returns the URL as written and html/template escapes it to &amp;amp; (a broken link).',
+  'nospace-bytes': 'nospace removes whitespace and keeps other characters; Sprig\'s nospace works on bytes and mangles non-ASCII text (é becomes Ã©, a no-break space leaves Â).',
   'go-internals': 'Printing Go internals (a struct\'s pointers, []byte as numbers, nil pointers' + ' as <nil>) is not reproduced; the value prints as its text.',
 } as const;
