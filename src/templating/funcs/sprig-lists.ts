@@ -21,8 +21,16 @@ function setKey(d: Dict, k: string, v: unknown): void {
   Object.defineProperty(d, k, { value: v, writable: true, enumerable: true, configurable: true });
 }
 
-function asDict(v: unknown, fn: string): Dict | Map<unknown, unknown> {
+/**
+ * A dict argument. nil (a missing key) is an empty dict, as Go passes a nil map: reading it finds
+ * nothing; writing to it (`set`) fails like Go's "assignment to entry in nil map".
+ */
+function asDict(v: unknown, fn: string, write = false): Dict | Map<unknown, unknown> {
   if (isMap(v)) return v;
+  if (v === undefined || v === null) {
+    if (write) throw new EvalFailure(`${fn}: assignment to entry in nil map`);
+    return newDict();
+  }
   throw new EvalFailure(`${fn}: wrong type for value; expected map[string]interface {}; got ${goTypeName(v)}`);
 }
 
@@ -46,7 +54,7 @@ function dict(_c: CallContext, ...kv: unknown[]): Dict {
 }
 
 function set(_c: CallContext, d: unknown, k: unknown, v: unknown): unknown {
-  const m = asDict(d, 'set');
+  const m = asDict(d, 'set', true);
   if (m instanceof Map) m.set(str(k), v);
   else setKey(m, str(k), v);
   return m;

@@ -78,8 +78,11 @@ function abbrev(width: number, s: string): string {
   return `${cs.slice(0, width - 3).join('')}...`;
 }
 
-/** Word wrapping as Sprig's `wrap` (goutils.WrapCustom without breaking long words). */
-export function wrap(width: number, s: string, nl = '\n'): string {
+/**
+ * Word wrapping as goutils.WrapCustom: Sprig's `wrap` keeps words longer than the width whole,
+ * `wrapWith` (longWords true) cuts them every `width` characters.
+ */
+export function wrap(width: number, s: string, nl = '\n', longWords = false): string {
   if (s === '') return '';
   const w = Math.max(1, width);
   let out = '';
@@ -93,6 +96,11 @@ export function wrap(width: number, s: string, nl = '\n'): string {
     if (space >= off) {
       out += s.slice(off, space) + nl;
       off = space + 1;
+      continue;
+    }
+    if (longWords) {
+      out += s.slice(off, off + w) + nl;
+      off += w;
       continue;
     }
     const next = s.indexOf(' ', off + w);
@@ -125,11 +133,11 @@ function indent(c: CallContext, n: unknown, s: unknown): string {
   return pad + text.split('\n').join(`\n${pad}`);
 }
 
-function wrapWith(c: CallContext, width: unknown, sep: unknown, s: unknown): string {
+function wrapWith(c: CallContext, width: unknown, sep: unknown, s: unknown, longWords = true): string {
   const text = str(s);
   const nl = str(sep) || '\n';
   checkSize(c, text.length * (nl.length + 1), 'wrapWith');
-  return wrap(toInt64(width), text, nl);
+  return wrap(toInt64(width), text, nl, longWords);
 }
 
 const nonNil = (a: unknown[]): unknown[] => a.filter((x) => x !== undefined && x !== null);
@@ -174,7 +182,7 @@ export const SPRIG_STRINGS: FuncTable = {
   cat: def((_c, ...a) => nonNil(a).map(strval).join(' '), 0, Infinity),
   indent: def(indent as F, 2),
   nindent: def((c, n, s) => `\n${indent(c, n, s)}`, 2),
-  wrap: def((c, w, s) => wrapWith(c, w, '\n', s), 2),
+  wrap: def((c, w, s) => wrapWith(c, w, '\n', s, false), 2),
   wrapWith: def(wrapWith as F, 3),
   plural: def((_c, one, many, n) => (toInt64(n) === 1 ? str(one) : str(many)), 3),
   toString: def((_c, v) => strval(v), 1),
