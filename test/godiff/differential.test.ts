@@ -107,6 +107,9 @@ describe.skipIf(missing !== null)('differential test against Go html/template + 
       for (const n of calledNames(text.replace(/\\"/gu, '"'))) called.add(n);
     }
     expect(goRun.funcs.filter((f) => !called.has(f)), 'registered functions no case calls').toEqual([]);
+    // Every deliberate difference listed is shown by at least one case.
+    const shown = new Set(CORPUS.map((c) => c.deliberate));
+    expect(Object.keys(DELIBERATE).filter((k) => !shown.has(k as keyof typeof DELIBERATE)), 'deliberate differences no case shows').toEqual([]);
 
     expect(unexplained.map((r) => `${r.c.id}: go ${show(r.go)} ≠ mailroom ${show(r.mailroom)}`)).toEqual([]);
   });
