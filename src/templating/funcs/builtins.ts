@@ -146,7 +146,7 @@ export function jsEscapeString(s: string): string {
       case '&': out += '\\u0026'; continue;
       case '=': out += '\\u003D'; continue;
     }
-    if (cp < 0x20 || (cp >= 0x7f && !/[\p{L}\p{M}\p{N}\p{P}\p{S}]/u.test(ch))) out += `\\u${cp.toString(16).toUpperCase().padStart(4, '0')}`;
+    if (cp < 0x20 || (cp >= 0x80 && !/[\p{L}\p{M}\p{N}\p{P}\p{S}]/u.test(ch))) out += `\\u${cp.toString(16).toUpperCase().padStart(4, '0')}`;
     else out += ch;
   }
   return out;

@@ -1,4 +1,5 @@
 /** Go's built-in template functions: logic, comparisons, len/index/slice, print/printf/println, escapers. */
+import { ALL_CHARS } from './escaping.js';
 import { D, html, text } from './helpers.js';
 import type { GoCase } from './types.js';
 
@@ -232,4 +233,10 @@ export const BUILTINS: GoCase[] = [
   t('text-mode-safe-html', '{{ .h }} {{ Safe "<i>" }}', { h: { $html: '<b>' } }),
   t('index-string-byte', '{{ index "héllo" 1 }}', undefined, { deliberate: 'characters' }),
   printf('s-precision-unicode', '%.2s|%-4.1s|', '"héllo" "éa"'),
+  t('all-chars-html-func', '{{ html .a }}', { a: ALL_CHARS }),
+  t('all-chars-js-func', '{{ js .a }}', { a: ALL_CHARS }),
+  t('all-chars-urlquery-func', '{{ urlquery .a }}', { a: ALL_CHARS }),
+  t('all-chars-printf-q', '{{ printf "%q %+q" .a .a }}', { a: ALL_CHARS }),
+  t('all-chars-toJson', '{{ toJson .a }} {{ toRawJson .a }}', { a: ALL_CHARS }),
+  t('all-chars-quote', '{{ quote .a }}', { a: ALL_CHARS }),
 ];

@@ -127,4 +127,8 @@ export const ERRORS: GoCase[] = [
   t('comment-with-spaces', '{{ /* c */ }}'),
   t('field-on-list', '{{ .l.x }}', D),
   t('variable-digit-name', '{{ $1 := "a" }}{{ $1 }}'),
+  t('triple-open-brace', '{{{ .s }}', D),
+  t('nil-piped', '{{ nil | print }}'),
+  t('number-then-arg', '{{ 3 .s }}', D),
+  t('unclosed-comment-at-end', 'a {{/* b'),
 ];

@@ -5,6 +5,33 @@ import type { GoCase } from './types.js';
 const h = html('escape');
 const X = { x: '<a href="x">O\'Neil & co</a>', u: 'https://example.com/a b?q=1&r=é#frag', js: 'javascript:alert(1)', n: 42, f: 1.5 };
 
+/** Printable ASCII, a few controls, non-ASCII letters, an emoji and the JS line separators. */
+export const ALL_CHARS = `${Array.from({ length: 95 }, (_, i) => String.fromCharCode(32 + i)).join('')}\t\n\r\u0001\u007féü€😀\u2028\u2029\u00a0`;
+
+/** One template per context, each inserting `.a`. */
+const ALL_CHARS_CONTEXTS: Array<[string, string]> = [
+  ['text', '<p>{{ .a }}</p>'],
+  ['rcdata', '<title>{{ .a }}</title>'],
+  ['attr-dq', '<p title="{{ .a }}">'],
+  ['attr-sq', "<p title='{{ .a }}'>"],
+  ['attr-unquoted', '<p title={{ .a }}>'],
+  ['url-start', '<a href="{{ .a }}">'],
+  ['url-path', '<a href="/p/{{ .a }}">'],
+  ['url-query', '<a href="/p?q={{ .a }}">'],
+  ['url-unquoted-query', '<a href=/p?q={{ .a }}>'],
+  ['srcset', '<img srcset="/a.png 1x, {{ .a }}">'],
+  ['js-value', '<script>var v = {{ .a }};</script>'],
+  ['js-dq', '<script>var v = "{{ .a }}";</script>'],
+  ['js-sq', "<script>var v = '{{ .a }}';</script>"],
+  ['js-regexp', '<script>var v = /{{ .a }}/;</script>'],
+  ['js-attr', '<a onclick="f({{ .a }})">'],
+  ['js-attr-string', '<a onclick="f(\'{{ .a }}\')">'],
+  ['css-value', '<p style="color: {{ .a }}">'],
+  ['css-dq', '<style>p::after { content: "{{ .a }}"; }</style>'],
+  ['css-url', '<style>p { background: url({{ .a }}); }</style>'],
+  ['css-url-sq', "<p style=\"background: url('{{ .a }}')\">"],
+];
+
 export const ESCAPING: GoCase[] = [
   // element text
   h('text', '<p>{{ .x }}</p>', X),
@@ -253,4 +280,6 @@ export const ESCAPING: GoCase[] = [
   h('script-type-js-explicit', '<script type="text/javascript">var a = {{ .s }};</script>', D),
   h('style-with-media-attr', '<style media="screen">p { color: {{ .c }}; }</style>', { c: 'red' }),
   h('number-huge-in-text', '<p>{{ .x }}</p>', { x: 1e21 }),
+  // every printable ASCII character (and a few others) in each context
+  ...ALL_CHARS_CONTEXTS.map(([id, tpl]) => h(`all-chars-${id}`, tpl, { a: ALL_CHARS })),
 ];

@@ -264,4 +264,41 @@ export const LISTMONK: GoCase[] = [
   tpl('content-in-attribute', '{{ .Subscriber.Name }}', { template: '<div title="{{ template "content" . }}">x</div>', subscriber: { name: 'A "B" <c>' } }),
   tpl('content-in-script', '{{ .Subscriber.Name }}', { template: '<script>var n = {{ template "content" . }};</script>' }),
   tpl('content-in-url', '{{ .Subscriber.UUID }}', { template: '<a href="https://example.com/u/{{ template "content" . }}">x</a>' }),
+  // constructs of listmonk's system e-mails (maps as data, index on keys, header/footer defines), our own markup
+  {
+    id: 'html/system/campaign-status-like', kind: 'html',
+    tpl: '{{ define "header" }}<html><body><div class="wrap">{{ end }}{{ define "footer" }}</div></body></html>{{ end }}'
+      + '{{ template "header" . }}<h2>{{ L.T "email.status.campaignUpdateTitle" }}</h2><table>'
+      + '<tr><td>#</td><td>{{ index . "ID" }}</td></tr><tr><td>{{ index . "Name" }}</td><td>{{ index . "Status" }}</td></tr>'
+      + '<tr><td>{{ L.T "email.status.campaignSent" }}</td><td>{{ index . "Sent" }} / {{ index . "ToSend" }}</td></tr>'
+      + '{{ if ne (index . "Reason") "" }}<tr><td>{{ L.T "email.status.campaignReason" }}</td><td>{{ index . "Reason" }}</td></tr>{{ end }}'
+      + '</table><p><a href="{{ RootURL }}/admin/campaigns/{{ index . "ID" }}">open</a></p>{{ template "footer" }}',
+    data: { ID: { $int: 7 }, Name: 'March <news>', Status: 'finished', Sent: { $int: 42 }, ToSend: { $int: 42 }, Reason: 'done & dusted' },
+  },
+  {
+    id: 'html/system/import-status-like', kind: 'html',
+    tpl: '<p>{{ L.T "email.status.importFile" }}: {{ .Name }}</p><p>{{ L.T "email.status.status" }}: {{ .Status }}</p><p>{{ L.T "email.status.importRecords" }}: {{ .Imported }} / {{ .Total }}</p>',
+    data: { Name: 'subs.csv', Status: 'finished', Imported: { $int: 990 }, Total: { $int: 1000 } },
+  },
+  {
+    id: 'html/system/optin-like', kind: 'html',
+    tpl: '<p>{{ L.T "email.optin.confirmSubWelcome" }} {{ .Subscriber.FirstName }}</p><ul>{{ range $i, $l := .Lists }}'
+      + '{{ if eq .Type "public" }}<li>{{ .Name }}</li>{{ else }}<li>{{ L.T "email.optin.privateList" }}</li>{{ end }}{{ end }}</ul>'
+      + '<p><a class="button" href="{{ .OptinURL }}">{{ L.T "email.optin.confirmSub" }}</a></p><p><a href="{{ .UnsubURL }}">{{ L.T "email.unsub" }}</a></p>',
+    data: { Subscriber: { FirstName: 'Ann' }, Lists: [{ Type: 'public', Name: 'News & views' }, { Type: 'private', Name: 'Secret' }], OptinURL: 'https://lists.example.com/subscription/optin/abc?l=1&l=2', UnsubURL: 'https://lists.example.com/subscription/x/y' },
+  },
+  {
+    id: 'html/system/optin-campaign-literal-braces', kind: 'html',
+    tpl: '<p>{{ L.T "email.optin.confirmSubWelcome" }} {{ "{{" }}.Subscriber.FirstName {{ "}}" }}</p>',
+  },
+  {
+    id: 'text/system/tx-sample-like', kind: 'text',
+    tpl: 'Hello {{ .Subscriber.Name }}, order {{ .Tx.Data.order_id }} ships on {{ .Tx.Data.shipping_date }}. {{ L.T "public.poweredBy" }}',
+    data: { Subscriber: { Name: 'Ann' }, Tx: { Data: { order_id: '1234', shipping_date: '2024-03-10' } } },
+  },
+  {
+    id: 'html/system/tx-numbers', kind: 'html',
+    tpl: '<p>Total: {{ .Tx.Data.total }} ({{ printf "%.2f" .Tx.Data.total }}), items: {{ len .Tx.Data.items }}, id {{ .Tx.Data.id }}</p>',
+    data: { Tx: { Data: { total: 19.5, items: ['a', 'b'], id: 98765 } } },
+  },
 ];

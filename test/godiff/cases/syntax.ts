@@ -176,4 +176,17 @@ export const SYNTAX: GoCase[] = [
   t('chained-method-result', '{{ (.when.AddDate 1 0 0).Year }}', D),
   t('method-with-pipe-arg', '{{ "2006" | .when.Format }}', D),
   t('nested-parens-deep', '{{ len (list (list 1 2) (list 3)) }}'),
+  // lexer edges
+  t('delims-in-string', '{{ "}}" }}|{{ "{{" }}'),
+  t('extra-closing-brace', '{{ .s }}}', D),
+  t('newlines-inside-action', '{{\n.s\n}}', D),
+  t('newline-before-pipe', '{{ .s\n| upper }}', D),
+  t('tab-inside-action', '{{\t.s\t}}', D),
+  t('raw-string-multiline', '{{ `a\nb` }}'),
+  t('bool-pipe-not', '{{ true | not }}'),
+  t('var-field-chain', '{{ $d := .deep }}{{ $d.x.y.z }}', D),
+  t('dollar-print-map', '{{ $ }}', { a: 1, b: 'x' }),
+  t('adjacent-actions-no-space', '{{.s}}{{.s}}', D),
+  t('comment-then-trim-number', '{{/* c */}}{{- 3 }}'),
+  t('trim-both-sides-empty', 'a {{- "" -}} b'),
 ];
