@@ -9,6 +9,9 @@ const h = html('builtin');
 const printf = (id: string, format: string, args: string, data: unknown = D, extra = {}) =>
   t(`printf-${id}`, `{{ printf ${JSON.stringify(format)} ${args} }}`, data, extra);
 
+/** Non-integral numbers, from tiny to large. */
+const FLOATS = [0.1, 1e-7, 123.456, -0.5, 5e-324, 2.5e-5, 0.000001, 1234567.891, 0.30000000000000004, 9007199254740.5];
+
 export const BUILTINS: GoCase[] = [
   // and / or / not
   t('and-true', '{{ and 1 "x" true }}'),
@@ -239,4 +242,11 @@ export const BUILTINS: GoCase[] = [
   t('all-chars-printf-q', '{{ printf "%q %+q" .a .a }}', { a: ALL_CHARS }),
   t('all-chars-toJson', '{{ toJson .a }} {{ toRawJson .a }}', { a: ALL_CHARS }),
   t('all-chars-quote', '{{ quote .a }}', { a: ALL_CHARS }),
+  // non-integral numbers in every printing path
+  t('floats-print', '{{ range .f }}{{ . }} {{ end }}', { f: FLOATS }),
+  t('floats-printf', '{{ range .f }}{{ printf "%v|%g|%e|%.3f|%G|%8.2e" . . . . . . }} {{ end }}', { f: FLOATS }),
+  t('floats-toJson', '{{ toJson .f }}', { f: FLOATS }),
+  t('floats-toString', '{{ range .f }}{{ toString . }} {{ end }}', { f: FLOATS }),
+  h('floats-js', '<script>var f = {{ .f }};</script>', { f: FLOATS }),
+  h('floats-html', '<p>{{ .f }}</p>', { f: FLOATS }),
 ];
