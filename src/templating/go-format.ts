@@ -147,7 +147,12 @@ function formatInt(x: number, spec: Spec): string {
     case 'X': digits = a.toString(16).toUpperCase(); break;
     case 'c': return runeOf(x);
     case 'q': return `'${quoteRune(runeOf(x), "'", spec.plus)}'`;
-    case 'U': return `U+${a.toString(16).toUpperCase().padStart(4, '0')}`;
+    case 'U': {
+      // Go's fmtUnicode: at least four hex digits (or the precision); %#U adds the printable character.
+      const u = `U+${a.toString(16).toUpperCase().padStart(Math.max(4, spec.prec ?? 0), '0')}`;
+      const ch = x >= 0 && x <= 0x10ffff ? runeOf(x) : '';
+      return spec.sharp && /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u.test(ch) ? `${u} '${ch}'` : u;
+    }
     default: return bad(spec.verb, x);
   }
   if (spec.prec !== undefined) digits = digits.padStart(spec.prec, '0');

@@ -112,6 +112,19 @@ function parseHexFloat(text: string): number {
 }
 
 /**
+ * True for an integer literal (no `.`, exponent or `p`) outside both int64 and uint64: Go's parser
+ * rejects it with `integer overflow` rather than reading it as a float.
+ */
+export function integerOverflows(text: string): boolean {
+  if (!INT_RE.test(text)) return false;
+  const neg = text.startsWith('-');
+  let t = text.replace(/^[+-]/, '').replace(/_/g, '');
+  if (t.length > 1 && /^0[0-7]/.test(t)) t = `0o${t.slice(1)}`;
+  const big = BigInt(t.replace(/^0([XBO])/, (_m, b: string) => `0${b.toLowerCase()}`));
+  return neg ? big > 2n ** 63n : big > 2n ** 64n - 1n;
+}
+
+/**
  * Value of a Go number literal (`42`, `-1`, `0x1F`, `1_000`, `1.5e3`, `.5`, `0x1p-2`).
  * Returns null for malformed text (Go: `illegal number syntax`) and for imaginary literals.
  */

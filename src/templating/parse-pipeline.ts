@@ -4,7 +4,7 @@
  */
 import type { Command, Operand, Pipe } from './ast.js';
 import { syntaxError, type SourceInfo } from './errors.js';
-import { parseNumber, unquoteChar, unquoteString } from './go-literals.js';
+import { integerOverflows, parseNumber, unquoteChar, unquoteString } from './go-literals.js';
 import type { Token, TokType } from './lexer.js';
 
 const MAX_PAREN_DEPTH = 200;
@@ -218,6 +218,7 @@ export class PipelineParser {
     if (t.val.endsWith('i') && parseNumber(t.val.slice(0, -1)) !== null) {
       this.fail(t.pos, `complex numbers are not supported: ${JSON.stringify(t.val)}`);
     }
+    if (integerOverflows(t.val)) this.fail(t.pos, `integer overflow: ${JSON.stringify(t.val)}`);
     const value = parseNumber(t.val);
     if (value === null) this.fail(t.pos, `illegal number syntax: ${JSON.stringify(t.val)}`);
     return { kind: 'number', pos: t.pos, value, text: t.val };

@@ -134,14 +134,33 @@ function nullField(recv: GoNull, name: string, args: unknown[] | null): unknown 
   throw new EvalFailure(`can't evaluate field ${name} in type ${goNullTypeName(recv)}`);
 }
 
-/** Keys of a map in Go's printing/range order: sorted (numbers numerically, else as strings). */
+/** A UTF-16 code unit remapped so that code units compare in code point order (surrogates last). */
+const cpOrder = (u: number): number => (u < 0xd800 ? u : u >= 0xe000 ? u - 0x800 : u + 0x2000);
+
+/**
+ * Compares strings as Go compares them: by UTF-8 bytes, which is code point order. JavaScript's
+ * `<` and `sort()` compare UTF-16 code units, which put U+10000 and above (emoji) before
+ * U+E000–U+FFFF (e.g. fullwidth letters). Returns <0, 0 or >0.
+ */
+export function compareStrings(a: string, b: string): number {
+  if (a === b) return 0;
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x !== y) return cpOrder(x) - cpOrder(y);
+  }
+  return a.length - b.length;
+}
+
+/** Keys of a map in Go's printing/range order: sorted (numbers numerically, else as strings by code point). */
 export function sortedKeys(m: Record<string, unknown> | Map<unknown, unknown>): unknown[] {
   if (m instanceof Map) {
     const keys = [...m.keys()];
     if (keys.every((k) => typeof k === 'number')) return (keys as number[]).sort((a, b) => a - b);
-    return keys.sort((a, b) => (String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0));
+    return keys.sort((a, b) => compareStrings(String(a), String(b)));
   }
-  return Object.keys(m).sort();
+  return Object.keys(m).sort(compareStrings);
 }
 
 /** Value stored under `key` of a map value (plain object or Map); undefined when missing. */

@@ -52,11 +52,19 @@ function endFinder(text: string): EndFinder {
   };
 }
 
+/** JS and CSS comment states (HTML comments are kept, so they are not listed: README "Known differences" 5). */
+const isComment = (s: number): boolean => s === S.JSBlockCmt || s === S.JSLineCmt || s === S.CSSBlockCmt || s === S.CSSLineCmt;
+/** Inside a JS string, template literal or regexp literal. */
+const isScriptLiteral = (s: number): boolean => s === S.JSDqStr || s === S.JSSqStr || s === S.JSBqStr || s === S.JSRegexp;
+
 /** One step: returns the context after a prefix of `s` (which starts at `at` of the text) and its length. */
 function contextAfterText(c: Ctx, s: string, at: number, findEnd: EndFinder): [Ctx, number] {
   if (c.delim === D.None) {
     let end = s.length;
-    if (c.el !== E.None) {
+    // As Go 1.21+: `</script` inside a JS string, template or regexp literal does not end the script
+    // (escapeText writes it as `\x3C/script`). Inside a JS comment it does, as browsers read it
+    // (Go 1.21+ would elide it with the comment and then fail: "ends in a non-text context").
+    if (c.el !== E.None && !(c.el === E.Script && isScriptLiteral(c.s))) {
       const i = findEnd(END_TAGS[c.el] as string, at);
       if (i === 0) return [TEXT, 0];
       if (i > 0) end = i;
@@ -76,6 +84,74 @@ function contextAfterText(c: Ctx, s: string, at: number, findEnd: EndFinder): [C
   if (c.s === S.Attr && c.el === E.Script && c.attr === A.ScriptType && !isJsType(s.slice(0, i))) el = E.None;
   if (c.delim !== D.SpaceOrTagEnd) i++;
   return [withCtx(TEXT, { s: S.Tag, el }), i];
+}
+
+/** Length of the comment opener that ends at `end` of `s`: `<!--`, `-->`, else two (`//`, `/*`, `#!`). */
+function openerLength(s: string, end: number): number {
+  if (s.slice(end - 4, end) === '<!--') return 4;
+  return s.slice(end - 3, end) === '-->' ? 3 : 2;
+}
+
+const SPECIAL_SCRIPT_TAG = /<(script|\/script|!--)/gi;
+
+/**
+ * The text Go's html/template outputs for static text `s` starting in `c`, and the context after
+ * it (Go's escapeText, reimplemented): in element text and RCDATA a `<` that does not start a tag
+ * (or a doctype) becomes `&lt;`; JS and CSS comments are removed (a block comment becomes a space,
+ * or a newline if it spans lines); `<script`, `</script` and `<!--` inside JS string, template and
+ * regexp literals get their `<` written as `\x3C`. HTML comments are kept (a deliberate difference).
+ * Throws EscapeError like advanceText.
+ */
+export function escapeText(c: Ctx, s: string): { text: string; ctx: Ctx } {
+  let cur = c;
+  let at = 0;
+  let written = 0;
+  let out = '';
+  const findEnd = endFinder(s);
+  while (at < s.length) {
+    let step: [Ctx, number];
+    try {
+      step = contextAfterText(cur, s.slice(at), at, findEnd);
+    } catch (e) {
+      if (e instanceof EscapeError) throw new EscapeError(e.message, at + e.at);
+      throw e;
+    }
+    const [n, used] = step;
+    if (used === 0 && n === cur) break;
+    const i1 = at + used;
+    if (cur.s === S.Text || cur.s === S.RCDATA) {
+      let end = i1;
+      if (n.s !== cur.s) {
+        const k = s.lastIndexOf('<', i1 - 1);
+        if (k >= at) end = k;
+      }
+      for (let j = s.indexOf('<', at); j !== -1 && j < end; j = s.indexOf('<', j + 1)) {
+        if (s.slice(j, j + 9).toUpperCase() === '<!DOCTYPE') continue;
+        out += `${s.slice(written, j)}&lt;`;
+        written = j + 1;
+      }
+    } else if (isComment(cur.s) && cur.delim === D.None) {
+      if (cur.s === S.JSBlockCmt) out += /[\n\r\u2028\u2029]/.test(s.slice(written, i1)) ? '\n' : ' ';
+      else if (cur.s === S.CSSBlockCmt) out += ' ';
+      written = i1;
+    }
+    if (n.s !== cur.s && isComment(n.s) && n.delim === D.None) {
+      out += s.slice(written, i1 - openerLength(s, i1));
+      written = i1;
+    }
+    if (isScriptLiteral(cur.s)) {
+      const part = s.slice(at, i1);
+      if (/<(script|\/script|!--)/i.test(part)) {
+        out += s.slice(written, at) + part.replace(SPECIAL_SCRIPT_TAG, '\\x3C$1');
+        written = i1;
+      }
+    }
+    cur = n;
+    at = i1;
+  }
+  if (written === 0) return { text: s, ctx: cur };
+  if (!(isComment(cur.s) && cur.delim === D.None)) out += s.slice(written);
+  return { text: out, ctx: cur };
 }
 
 /**

@@ -102,23 +102,41 @@ export function attrStartState(attr: number): number {
   }
 }
 
-const URL_ATTRS = new Set(['action', 'archive', 'background', 'cite', 'classid', 'codebase', 'data',
-  'formaction', 'href', 'icon', 'longdesc', 'manifest', 'poster', 'profile', 'src', 'usemap', 'xmlns']);
-const PLAIN_ATTRS = new Set(['srclang', 'accept', 'accept-charset', 'alt', 'class', 'id', 'name', 'title', 'type', 'value']);
+/** What Go's html/template knows about an attribute's value (its attrTypeMap). */
+type AttrKind = 'url' | 'css' | 'js' | 'srcset' | 'plain' | 'html' | 'unsafe';
 
-/** Content type of an attribute by (lower-case) name, with Go's heuristics for custom names. */
-export function attrKind(name: string): 'url' | 'css' | 'js' | 'srcset' | 'plain' {
+const ATTR_KINDS: Record<string, AttrKind> = { srcdoc: 'html', style: 'css', srcset: 'srcset' };
+for (const n of ['action', 'archive', 'background', 'cite', 'classid', 'codebase', 'data', 'formaction', 'href', 'icon',
+  'longdesc', 'manifest', 'poster', 'profile', 'src', 'usemap', 'xmlns']) ATTR_KINDS[n] = 'url';
+// Attributes that affect how other content or a request is interpreted: never plain.
+for (const n of ['accept-charset', 'async', 'challenge', 'charset', 'content', 'crossorigin', 'defer', 'enctype', 'form',
+  'formenctype', 'formmethod', 'formnovalidate', 'http-equiv', 'keytype', 'language', 'method', 'novalidate', 'pattern',
+  'rel', 'sandbox', 'type', 'value']) ATTR_KINDS[n] = 'unsafe';
+for (const n of ['accept', 'alt', 'autocomplete', 'autofocus', 'autoplay', 'border', 'checked', 'class', 'cols', 'colspan',
+  'contenteditable', 'contextmenu', 'controls', 'coords', 'datetime', 'default', 'dir', 'dirname', 'disabled', 'draggable',
+  'dropzone', 'for', 'formtarget', 'headers', 'height', 'hidden', 'high', 'hreflang', 'id', 'ismap', 'kind', 'label',
+  'lang', 'list', 'loop', 'low', 'max', 'maxlength', 'media', 'mediagroup', 'min', 'multiple', 'name', 'open', 'optimum',
+  'placeholder', 'preload', 'pubdate', 'radiogroup', 'readonly', 'required', 'reversed', 'rows', 'rowspan', 'spellcheck',
+  'scope', 'scoped', 'seamless', 'selected', 'shape', 'size', 'sizes', 'span', 'srclang', 'start', 'step', 'tabindex',
+  'target', 'title', 'width', 'wrap']) ATTR_KINDS[n] = 'plain';
+
+/**
+ * Content type of an attribute by (lower-case) name: Go's attrTypeMap, then its heuristics for
+ * other names (`on*` is JS; names containing src, uri or url are URLs). `html` and `unsafe` values
+ * are escaped as plain text, but such names are refused when an action produces them.
+ */
+export function attrKind(name: string): AttrKind {
   let n = name;
   if (n.startsWith('data-')) n = n.slice(5);
-  else if (n.includes(':')) {
-    const [prefix = '', short = ''] = n.split(':', 2);
-    if (prefix === 'xmlns') return 'url';
-    n = short;
+  else {
+    const colon = n.indexOf(':');
+    if (colon !== -1) {
+      if (n.slice(0, colon) === 'xmlns') return 'url';
+      n = n.slice(colon + 1);
+    }
   }
-  if (URL_ATTRS.has(n)) return 'url';
-  if (n === 'style') return 'css';
-  if (n === 'srcset') return 'srcset';
-  if (PLAIN_ATTRS.has(n)) return 'plain';
+  const known = Object.hasOwn(ATTR_KINDS, n) ? ATTR_KINDS[n] : undefined;
+  if (known) return known;
   if (n.startsWith('on')) return 'js';
   if (n.includes('src') || n.includes('uri') || n.includes('url')) return 'url';
   return 'plain';

@@ -93,16 +93,25 @@ export const htmlCommentEscaper: Escaper = (v) => htmlReplace(stringify(v)[0]);
 /** Inside JS or CSS comments: dropped, as Go does. */
 export const commentEscaper: Escaper = () => '';
 
+/** Control characters as Go's html/template escapes them in JS strings and regexps (`\u00XX`). */
+const JS_LOW_TABLE: Record<string, string> = Object.fromEntries(Array.from({ length: 0x20 }, (_, i) => {
+  const c = String.fromCharCode(i);
+  const named: Record<string, string> = { '\t': '\\t', '\n': '\\n', '\f': '\\f', '\r': '\\r' };
+  return [c, named[c] ?? `\\u${i.toString(16).padStart(4, '0')}`];
+}));
+/** Go's jsStrReplacementTable (HTML specials as \u00XX so the output also fits in attributes). */
 const JS_STR_TABLE: Record<string, string> = {
-  '\0': '\\0', '\t': '\\t', '\n': '\\n', '\v': '\\x0b', '\f': '\\f', '\r': '\\r', '"': '\\x22', '&': '\\x26',
-  "'": '\\x27', '+': '\\x2b', '/': '\\/', '<': '\\x3c', '>': '\\x3e', '\\': '\\\\', '`': '\\x60',
-  '\u2028': '\\u2028', '\u2029': '\\u2029',
+  ...JS_LOW_TABLE, '"': '\\u0022', '`': '\\u0060', '&': '\\u0026', "'": '\\u0027', '+': '\\u002b', '/': '\\/',
+  '<': '\\u003c', '>': '\\u003e', '\\': '\\\\', '\u2028': '\\u2028', '\u2029': '\\u2029',
 };
+/** Go's jsRegexpReplacementTable. */
 const JS_REGEXP_TABLE: Record<string, string> = {
-  ...JS_STR_TABLE, '$': '\\$', '(': '\\(', ')': '\\)', '*': '\\*', '-': '\\-', '.': '\\.', '?': '\\?',
-  '[': '\\[', ']': '\\]', '^': '\\^', '{': '\\{', '|': '\\|', '}': '\\}',
+  ...JS_LOW_TABLE, '"': '\\u0022', '$': '\\$', '&': '\\u0026', "'": '\\u0027', '(': '\\(', ')': '\\)', '*': '\\*',
+  '+': '\\u002b', '-': '\\-', '.': '\\.', '/': '\\/', '<': '\\u003c', '>': '\\u003e', '?': '\\?', '[': '\\[',
+  '\\': '\\\\', ']': '\\]', '^': '\\^', '{': '\\{', '|': '\\|', '}': '\\}', '\u2028': '\\u2028', '\u2029': '\\u2029',
 };
-const JS_TMPL_TABLE: Record<string, string> = { ...JS_STR_TABLE, $: '\\x24', '{': '\\x7b', '}': '\\x7d' };
+/** Go's jsBqStrReplacementTable (template literals): also `$`, `{` and `}`. */
+const JS_TMPL_TABLE: Record<string, string> = { ...JS_STR_TABLE, $: '\\u0024', '{': '\\u007b', '}': '\\u007d' };
 const jsStrReplace = replacer(JS_STR_TABLE);
 const jsRegexpReplace = replacer(JS_REGEXP_TABLE);
 const jsTmplReplace = replacer(JS_TMPL_TABLE);
@@ -127,14 +136,24 @@ export const jsValEscaper: Escaper = (v) => {
   return ident.test(json[0] ?? '') || ident.test(json[json.length - 1] ?? '') ? ` ${json} ` : json;
 };
 
+/** Go's cssReplacementTable: CSS hex escapes, `\\` kept as `\\`. */
+const CSS_TABLE: Record<string, string> = {
+  '\0': '\\0', '\t': '\\9', '\n': '\\a', '\f': '\\c', '\r': '\\d', '"': '\\22', '&': '\\26', "'": '\\27',
+  '(': '\\28', ')': '\\29', '+': '\\2b', '/': '\\2f', ':': '\\3a', ';': '\\3b', '<': '\\3c', '>': '\\3e',
+  '\\': '\\\\', '{': '\\7b', '}': '\\7d',
+};
 const CSS_ESC = /[\0\t\n\f\r"&'()+/:;<>\\{}]/g;
-/** Inside a CSS string or url(…): CSS hex escapes. */
+/**
+ * Inside a CSS string or url(…): CSS hex escapes. As Go does, a hex escape is followed by a space
+ * when the next character is a hex digit or CSS space, or when it ends the value.
+ */
 export const cssEscaper: Escaper = (v) => {
   const s = stringify(v)[0];
   return s.replace(CSS_ESC, (c, i: number) => {
+    const repl = CSS_TABLE[c] as string;
+    if (c === '\\') return repl;
     const next = s[i + 1];
-    const sep = next !== undefined && /[0-9a-fA-F \t\n\f\r]/.test(next) ? ' ' : '';
-    return `\\${c.charCodeAt(0).toString(16)}${sep}`;
+    return next === undefined || /[0-9a-fA-F \t\n\f\r]/.test(next) ? `${repl} ` : repl;
   });
 };
 

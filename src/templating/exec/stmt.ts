@@ -5,7 +5,7 @@
  */
 import type { ActionNode, BranchNode, LoopControlNode, Node, Pipe, TemplateCallNode, TextNode } from '../ast.js';
 import { EvalFailure, syntaxError } from '../errors.js';
-import { advanceText } from '../escape/advance.js';
+import { escapeText } from '../escape/advance.js';
 import { chooseEscapers, type EscId, EQUIVALENT, ESCAPERS } from '../escape/choose.js';
 import { type Ctx, D, DEAD, EscapeError, join, S } from '../escape/context.js';
 import type { Escaper } from '../escape/escapers.js';
@@ -111,15 +111,15 @@ export class BodyCompiler {
 
   private text(n: TextNode, ctx: Ctx | null): Out {
     let after = ctx;
+    let text = n.text;
     if (ctx) {
       try {
-        after = advanceText(ctx, n.text);
+        ({ text, ctx: after } = escapeText(ctx, n.text));
       } catch (e) {
         if (e instanceof EscapeError) this.fail(n.pos + e.at, e.message);
         throw e;
       }
     }
-    const text = n.text;
     const bytes = byteLen(text);
     const loc = makeLoc(this.env.src, this.env.tmpl, n.pos, n.pos + 20);
     return [(st) => {

@@ -9,7 +9,8 @@ import { formatValue, sprint, sprintf, sprintln } from '../go-format.js';
 import { GoNull } from '../go-null.js';
 import type { CallContext } from '../types.js';
 import { SafeHTML } from '../types.js';
-import { goTypeName, isMap, isTrue, mapGet, unwrap } from '../values.js';
+import { compareStrings, goTypeName, isMap, isTrue, mapGet, unwrap } from '../values.js';
+import { toInt64 } from './conv.js';
 import { def, type FuncTable } from './registry.js';
 
 type Kind = 'nil' | 'bool' | 'number' | 'string' | 'other';
@@ -50,7 +51,8 @@ function lt(_c: CallContext, a: unknown, b: unknown): boolean {
   const kb = kindOf(b);
   if (ka !== 'number' && ka !== 'string') throw new EvalFailure('invalid type for comparison');
   if (ka !== kb) throw new EvalFailure('incompatible types for comparison');
-  return (prim(a) as number | string) < (prim(b) as number | string);
+  const [x, y] = [prim(a), prim(b)];
+  return typeof x === 'string' ? compareStrings(x, y as string) < 0 : (x as number) < (y as number);
 }
 
 const le = (c: CallContext, a: unknown, b: unknown): boolean => lt(c, a, b) || eq(c, a, b);
@@ -102,20 +104,37 @@ function index(_c: CallContext, item: unknown, ...keys: unknown[]): unknown {
   return v;
 }
 
+/**
+ * `slice list start? end?` as listmonk has it: Sprig's slice replaces Go's built-in there, so
+ * indexes go through cast.ToInt (floats truncate, numeric strings parse) and indexes after the
+ * second are ignored; out-of-range indexes fail. Strings are sliced too, by characters (Go's
+ * built-in does; Sprig refuses them: README "Known differences" 2 and 4).
+ */
 function slice(_c: CallContext, item: unknown, ...idx: unknown[]): unknown {
   if (item === undefined || item === null) throw new EvalFailure('slice of untyped nil');
   const isStr = typeof item === 'string' || item instanceof SafeHTML;
   const seq: unknown[] = isStr ? Array.from(prim(item) as string) : Array.isArray(item) ? item : [];
-  if (!isStr && !Array.isArray(item)) throw new EvalFailure(`can't slice item of type ${goTypeName(item)}`);
-  if (idx.length > 3 || (isStr && idx.length > 2)) throw new EvalFailure(isStr ? 'cannot 3-index slice a string' : 'too many slice indexes');
-  const [i = 0, j = seq.length] = idx.map((x) => intIndex(x, seq.length));
-  if (i > j) throw new EvalFailure(`invalid slice index: ${i} > ${j}`);
+  if (!isStr && !Array.isArray(item)) throw new EvalFailure(`list should be type of slice or array but ${goTypeName(item)}`);
+  const bound = (x: unknown): number => {
+    const n = toInt64(x);
+    if (n < 0 || n > seq.length) throw new EvalFailure(`slice bounds out of range [${n}] with length ${seq.length}`);
+    return n;
+  };
+  const i = idx.length > 0 ? bound(idx[0]) : 0;
+  const j = idx.length > 1 ? bound(idx[1]) : seq.length;
+  if (i > j) throw new EvalFailure(`slice bounds out of range [${i}:${j}]`);
   return isStr ? (seq as string[]).slice(i, j).join('') : seq.slice(i, j);
 }
 
 /** Go's evalArgs: a single string as-is, otherwise fmt.Sprint of the arguments. */
+/**
+ * The text html, js and urlquery escape: their arguments as fmt.Sprint prints them. A nil or
+ * missing argument is empty (Go prints "<no value>"), as missing keys print nothing (README
+ * "Known differences" 1).
+ */
 function argText(args: unknown[]): string {
-  return args.length === 1 && typeof args[0] === 'string' ? args[0] : sprint(args);
+  if (args.length === 1 && typeof args[0] === 'string') return args[0];
+  return sprint(args.map((a) => (a === undefined || a === null ? '' : a)));
 }
 
 /** Go's template.JSEscapeString. */
@@ -132,7 +151,7 @@ export function jsEscapeString(s: string): string {
       case '&': out += '\\u0026'; continue;
       case '=': out += '\\u003D'; continue;
     }
-    if (cp < 0x20 || (cp >= 0x7f && !/[\p{L}\p{M}\p{N}\p{P}\p{S}]/u.test(ch))) out += `\\u${cp.toString(16).toUpperCase().padStart(4, '0')}`;
+    if (cp < 0x20 || (cp >= 0x80 && !/[\p{L}\p{M}\p{N}\p{P}\p{S}]/u.test(ch))) out += `\\u${cp.toString(16).toUpperCase().padStart(4, '0')}`;
     else out += ch;
   }
   return out;

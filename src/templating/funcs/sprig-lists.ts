@@ -5,7 +5,7 @@
  */
 import { EvalFailure } from '../errors.js';
 import type { CallContext } from '../types.js';
-import { goTypeName, isMap, isTrue, mapGet, sortedKeys } from '../values.js';
+import { compareStrings, goTypeName, isMap, isTrue, mapGet, sortedKeys } from '../values.js';
 import { deepEqual, isEmpty, listOf, str, strval, toInt64 } from './conv.js';
 import { checkSize, def, type FuncTable } from './registry.js';
 
@@ -21,8 +21,16 @@ function setKey(d: Dict, k: string, v: unknown): void {
   Object.defineProperty(d, k, { value: v, writable: true, enumerable: true, configurable: true });
 }
 
-function asDict(v: unknown, fn: string): Dict | Map<unknown, unknown> {
+/**
+ * A dict argument. nil (a missing key) is an empty dict, as Go passes a nil map: reading it finds
+ * nothing; writing to it (`set`) fails like Go's "assignment to entry in nil map".
+ */
+function asDict(v: unknown, fn: string, write = false): Dict | Map<unknown, unknown> {
   if (isMap(v)) return v;
+  if (v === undefined || v === null) {
+    if (write) throw new EvalFailure(`${fn}: assignment to entry in nil map`);
+    return newDict();
+  }
   throw new EvalFailure(`${fn}: wrong type for value; expected map[string]interface {}; got ${goTypeName(v)}`);
 }
 
@@ -46,7 +54,7 @@ function dict(_c: CallContext, ...kv: unknown[]): Dict {
 }
 
 function set(_c: CallContext, d: unknown, k: unknown, v: unknown): unknown {
-  const m = asDict(d, 'set');
+  const m = asDict(d, 'set', true);
   if (m instanceof Map) m.set(str(k), v);
   else setKey(m, str(k), v);
   return m;
@@ -158,7 +166,7 @@ export const SPRIG_LISTS: FuncTable = {
   split: def(split as F, 2),
   splitList: def((_c, sep, s) => splitList(str(sep), str(s)), 2),
   uniq: def(uniq as F, 1),
-  sortAlpha: def((_c, l) => strslice(l).sort(), 1),
+  sortAlpha: def((_c, l) => strslice(l).sort(compareStrings), 1),
   until: def((c, n) => untilStep(c, 0, n, toInt64(n) >= 0 ? 1 : -1), 1),
   untilStep: def(untilStep as F, 3),
   default: def((_c, d, ...given) => (given.length === 0 || isEmpty(given[0]) ? d : given[0]), 1, Infinity),

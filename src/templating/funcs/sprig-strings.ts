@@ -22,11 +22,34 @@ function isSeparator(ch: string | undefined): boolean {
   return /\s/u.test(ch);
 }
 
+/**
+ * Go's per-character (simple) case mapping, as strings.ToUpper/ToLower/Title apply it: a character
+ * whose full mapping is several characters stays as it is (`ß` is not `SS`), except `İ` → `i`;
+ * no context rules (a final `Σ` lowers to `σ`).
+ */
+function mapCase(s: string, lower: boolean): string {
+  if (/^[\x00-\x7f]*$/.test(s)) return lower ? s.toLowerCase() : s.toUpperCase();
+  let out = '';
+  for (const ch of s) out += caseOf(ch, lower);
+  return out;
+}
+
+function caseOf(ch: string, lower: boolean): string {
+  if (lower && ch === '\u0130') return 'i';
+  const m = lower ? ch.toLowerCase() : ch.toUpperCase();
+  return m.length === ch.length || Array.from(m).length === 1 ? m : ch;
+}
+
+/** Title case differs from upper case only for the Latin digraphs (`ǆ` → `ǅ`, not `Ǆ`). */
+const TITLE_DIGRAPHS: Record<string, string> = {
+  'Ǆ': 'ǅ', 'ǅ': 'ǅ', 'ǆ': 'ǅ', 'Ǉ': 'ǈ', 'ǈ': 'ǈ', 'ǉ': 'ǈ', 'Ǌ': 'ǋ', 'ǋ': 'ǋ', 'ǌ': 'ǋ', 'Ǳ': 'ǲ', 'ǲ': 'ǲ', 'ǳ': 'ǲ',
+};
+
 function title(s: string): string {
   let prev: string | undefined;
   let out = '';
   for (const ch of s) {
-    out += isSeparator(prev) ? ch.toUpperCase() : ch;
+    out += isSeparator(prev) ? (TITLE_DIGRAPHS[ch] ?? caseOf(ch, false)) : ch;
     prev = ch;
   }
   return out;
@@ -55,8 +78,11 @@ function abbrev(width: number, s: string): string {
   return `${cs.slice(0, width - 3).join('')}...`;
 }
 
-/** Word wrapping as Sprig's `wrap` (goutils.WrapCustom without breaking long words). */
-export function wrap(width: number, s: string, nl = '\n'): string {
+/**
+ * Word wrapping as goutils.WrapCustom: Sprig's `wrap` keeps words longer than the width whole,
+ * `wrapWith` (longWords true) cuts them every `width` characters.
+ */
+export function wrap(width: number, s: string, nl = '\n', longWords = false): string {
   if (s === '') return '';
   const w = Math.max(1, width);
   let out = '';
@@ -70,6 +96,11 @@ export function wrap(width: number, s: string, nl = '\n'): string {
     if (space >= off) {
       out += s.slice(off, space) + nl;
       off = space + 1;
+      continue;
+    }
+    if (longWords) {
+      out += s.slice(off, off + w) + nl;
+      off += w;
       continue;
     }
     const next = s.indexOf(' ', off + w);
@@ -102,11 +133,11 @@ function indent(c: CallContext, n: unknown, s: unknown): string {
   return pad + text.split('\n').join(`\n${pad}`);
 }
 
-function wrapWith(c: CallContext, width: unknown, sep: unknown, s: unknown): string {
+function wrapWith(c: CallContext, width: unknown, sep: unknown, s: unknown, longWords = true): string {
   const text = str(s);
   const nl = str(sep) || '\n';
   checkSize(c, text.length * (nl.length + 1), 'wrapWith');
-  return wrap(toInt64(width), text, nl);
+  return wrap(toInt64(width), text, nl, longWords);
 }
 
 const nonNil = (a: unknown[]): unknown[] => a.filter((x) => x !== undefined && x !== null);
@@ -115,10 +146,10 @@ const s2 = (fn: (a: string, b: string) => unknown): F => (_c, a, b) => fn(str(a)
 
 /** Sprig string functions by name. */
 export const SPRIG_STRINGS: FuncTable = {
-  upper: def(s1((s) => s.toUpperCase()), 1),
-  lower: def(s1((s) => s.toLowerCase()), 1),
+  upper: def(s1((s) => mapCase(s, false)), 1),
+  lower: def(s1((s) => mapCase(s, true)), 1),
   title: def(s1(title), 1),
-  untitle: def(s1((s) => s.replace(/(^|\s)(\S)/gu, (_m, p: string, ch: string) => p + ch.toLowerCase())), 1),
+  untitle: def(s1((s) => s.replace(/(^|\s)(\S)/gu, (_m, p: string, ch: string) => p + caseOf(ch, true))), 1),
   trim: def(s1((s) => s.trim()), 1),
   trimAll: def(s2((cut, s) => {
     const set = new Set(chars(cut));
@@ -151,7 +182,7 @@ export const SPRIG_STRINGS: FuncTable = {
   cat: def((_c, ...a) => nonNil(a).map(strval).join(' '), 0, Infinity),
   indent: def(indent as F, 2),
   nindent: def((c, n, s) => `\n${indent(c, n, s)}`, 2),
-  wrap: def((c, w, s) => wrapWith(c, w, '\n', s), 2),
+  wrap: def((c, w, s) => wrapWith(c, w, '\n', s, false), 2),
   wrapWith: def(wrapWith as F, 3),
   plural: def((_c, one, many, n) => (toInt64(n) === 1 ? str(one) : str(many)), 3),
   toString: def((_c, v) => strval(v), 1),

@@ -57,9 +57,11 @@ export const lengthIndexSlice: Case[] = [
   { tpl: '{{ slice .l 1 }}', data: { l: [1, 2, 3] }, want: '[2 3]' },
   { tpl: '{{ slice .l }}', data: { l: [1, 2, 3] }, want: '[1 2 3]' },
   { tpl: '{{ slice .l 1 2 3 }}', data: { l: [1, 2, 3] }, want: '[2]' },
-  { tpl: '{{ slice "abc" 2 1 }}', err: { type: 'exec', msg: 'invalid slice index: 2 > 1' } },
-  { tpl: '{{ slice "abc" 0 9 }}', err: { type: 'exec', msg: 'index out of range: 9' } },
-  { tpl: '{{ slice "abc" 0 1 2 }}', err: { type: 'exec', msg: 'cannot 3-index slice a string' } },
+  { tpl: '{{ slice "abc" 2 1 }}', err: { type: 'exec', msg: 'slice bounds out of range [2:1]' } },
+  { tpl: '{{ slice "abc" 0 9 }}', err: { type: 'exec', msg: 'slice bounds out of range [9] with length 3' } },
+  { name: "listmonk's slice is Sprig's: indexes after the second are ignored", tpl: '{{ slice "abc" 0 1 2 }}|{{ slice .l 1 2 9 9 }}', data: { l: ['a', 'b', 'c'] }, want: 'a|[b]' },
+  { name: 'slice indexes go through cast.ToInt', tpl: '{{ slice .l 1.0 "2" }}', data: { l: ['a', 'b', 'c'] }, want: '[b]' },
+  { tpl: '{{ 99999999999999999999 }}', err: { type: 'syntax', msg: 'integer overflow' } },
 ];
 
 export const printing: Case[] = [
