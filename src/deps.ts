@@ -40,7 +40,7 @@ import { archiveSettings } from './modules/campaign-pages/settings.js';
 import type { MessageUrls } from './mail/campaign-message.js';
 import { SubscriptionPageService } from './modules/subscription-pages/service.js';
 import { UserService } from './modules/users/service.js';
-import { CampaignStore } from './workers/campaign-store.js';
+import { CampaignStore, pauseCampaignsForDeletedLists } from './workers/campaign-store.js';
 import { CampaignRunner, DEFAULT_RUNNER_OPTIONS, type MessageSettings, type RunnerOptions } from './workers/campaign-runner.js';
 import { engineSettings, type RateLimits } from './workers/engine-settings.js';
 import { DbPermitSource, RateLimiter } from './workers/rate-limiter.js';
@@ -360,7 +360,15 @@ export async function buildDeps(config: Config, logger: Logger, opts: BuildOptio
     messengerDefs,
     tracking: new TrackingService(db, privacySwitches),
     users,
-    lists: new ListService(listRepo),
+    lists: new ListService(listRepo, {
+      pauseCampaigns: pauseCampaignsForDeletedLists,
+      onPaused: (paused) => {
+        for (const c of paused) {
+          logger.warn({ campaign_id: c.id, reason: c.status_reason }, 'campaign paused: a list it was sending to was deleted');
+          notify(`Paused: ${c.name}`, `The campaign "${c.name}" (id ${c.id}) was paused: ${c.status_reason}`);
+        }
+      },
+    }),
     subscribers,
     publicSubscription,
     optinMailer,

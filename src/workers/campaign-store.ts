@@ -2,7 +2,7 @@
  * The database side of the delivery engine: claiming batches with leases, fetching their recipients,
  * checkpointing progress. Everything the runner knows about persistence goes through this class.
  */
-import type { Db } from '../db/db.js';
+import type { Db, Queryable } from '../db/db.js';
 import { loadQueries } from '../db/queries.js';
 import type { CampaignForMessage, SubscriberForMessage } from '../mail/campaign-message.js';
 
@@ -27,7 +27,25 @@ const Q = loadQueries(new URL('./queries.sql', import.meta.url), [
   'campaign-pause-with-reason',
   'campaign-add-send-errors',
   'bounce-insert',
+  'campaigns-pause-for-deleted-lists',
 ]);
+
+/** A running campaign paused because lists it targets were being deleted. */
+export interface PausedForDeletedLists {
+  id: number;
+  name: string;
+  status_reason: string;
+}
+
+/**
+ * Pauses every running campaign that targets one of `listIds`, with a `status_reason` naming the lists
+ * and the progress (issue 14 finding 10). Call it inside the transaction that deletes the lists, before
+ * the delete: the campaign rows stay locked until the deletion commits, so no instance can finish such
+ * a campaign in between. Returns the campaigns it paused.
+ */
+export function pauseCampaignsForDeletedLists(q: Queryable, listIds: number[]): Promise<PausedForDeletedLists[]> {
+  return q.run<PausedForDeletedLists>(Q['campaigns-pause-for-deleted-lists'], { list_ids: listIds });
+}
 
 /** A running campaign as the engine sees it. */
 export interface RunningCampaign extends CampaignForMessage {

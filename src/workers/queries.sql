@@ -138,6 +138,29 @@ UPDATE campaigns SET status = 'paused', status_reason = :reason, updated_at = no
 WHERE id = :id AND status = 'running'
 RETURNING id;
 
+-- name: campaigns-pause-for-deleted-lists
+-- Pauses the running campaigns that target any of :list_ids, naming those lists, in the transaction
+-- that deletes them, before the delete (issue 14 finding 10). Without this the rest of the run finds no
+-- recipients in a deleted list and the campaign ends `finished` with part of its audience never sent.
+-- The campaign row lock orders this with every instance's carving, checkpoints and finish: they see
+-- `paused` once the deletion commits, stop and release their batches.
+WITH hit AS (
+  SELECT cl.campaign_id, count(*) AS n,
+         string_agg(format('"%s" (id %s)', l.name, l.id), ', ' ORDER BY l.id) AS names
+  FROM campaign_lists cl JOIN lists l ON l.id = cl.list_id
+  WHERE cl.list_id = ANY(:list_ids::int[])
+  GROUP BY cl.campaign_id
+)
+UPDATE campaigns c SET
+  status = 'paused',
+  status_reason = left(format('%s %s %s deleted while the campaign was running (%s of %s sent); its subscribers no longer receive it. Resume to send to the remaining lists, or cancel',
+                              CASE WHEN hit.n = 1 THEN 'list' ELSE 'lists' END, hit.names, CASE WHEN hit.n = 1 THEN 'was' ELSE 'were' END,
+                              c.sent, c.to_send), 1000),
+  updated_at = now()
+FROM hit
+WHERE c.id = hit.campaign_id AND c.status = 'running'
+RETURNING c.id, c.name, c.status_reason;
+
 -- name: campaign-add-send-errors
 -- Counts send errors of the current run; when they reach :max (> 0) the running campaign pauses and
 -- says why (listmonk §15.1 app.max_send_errors). Returns the campaign's status afterwards, and

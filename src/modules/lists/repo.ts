@@ -75,10 +75,16 @@ export class ListRepo {
     return rows.length > 0;
   }
 
-  /** Deletes lists by id; returns the ids that existed. */
-  async delete(ids: number[]): Promise<number[]> {
-    const rows = await this.db.run<{ id: number }>(Q['list-delete'], { ids });
-    return rows.map((r) => r.id);
+  /**
+   * Deletes lists by id in one transaction, after `before` ran in it (the delivery engine pauses the
+   * campaigns sending to them); returns the ids that existed and what `before` returned.
+   */
+  async delete<T>(ids: number[], before: (q: Queryable) => Promise<T>): Promise<{ deleted: number[]; before: T }> {
+    return this.db.tx(async (q) => {
+      const result = await before(q);
+      const rows = await q.run<{ id: number }>(Q['list-delete'], { ids });
+      return { deleted: rows.map((r) => r.id), before: result };
+    });
   }
 
   /** The existing lists among `ids`, ordered by id. */

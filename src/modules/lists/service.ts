@@ -4,6 +4,7 @@
  */
 import { FieldError, NotFoundError } from '../../errors.js';
 import { pageRequest, pageResult, sortDirection } from '../../http/pagination.js';
+import type { Queryable } from '../../db/db.js';
 import type { ListRepo } from './repo.js';
 import type { List, ListCreate, ListQuery, ListUpdate } from './schemas.js';
 
@@ -40,9 +41,30 @@ export function likeTerm(term: string): string {
   return term.trim().toLowerCase().replace(/[\\%_]/gu, (c) => `\\${c}`);
 }
 
+/** A campaign paused because a list it was sending to was deleted. */
+export interface CampaignPausedByDeletion {
+  id: number;
+  name: string;
+  status_reason: string;
+}
+
+/** What list deletion needs from the delivery engine. */
+export interface ListDeletionHooks {
+  /**
+   * Runs in the deleting transaction before the lists go: pauses the running campaigns that target
+   * them and returns those (src/workers/campaign-store.ts, issue 14 finding 10).
+   */
+  pauseCampaigns: (q: Queryable, listIds: number[]) => Promise<CampaignPausedByDeletion[]>;
+  /** Told after the deletion committed, when it paused campaigns (admin notification). */
+  onPaused: (paused: CampaignPausedByDeletion[]) => void;
+}
+
 /** Lists use cases. */
 export class ListService {
-  constructor(private readonly repo: ListRepo) {}
+  constructor(
+    private readonly repo: ListRepo,
+    private readonly deletion: ListDeletionHooks = { pauseCampaigns: async () => [], onPaused: () => undefined },
+  ) {}
 
   /** Searches lists by name and filters, paginated (GET /api/lists). */
   async query(q: ListQuery) {
@@ -95,14 +117,23 @@ export class ListService {
     return this.get(id);
   }
 
-  /** Deletes one list; NotFoundError when unknown (listmonk answers true regardless). */
+  /**
+   * Deletes one list; NotFoundError when unknown (listmonk answers true regardless). Running campaigns
+   * sending to it are paused with a reason naming it (see {@link ListDeletionHooks}).
+   */
   async delete(id: number): Promise<void> {
-    const deleted = await this.repo.delete([id]);
-    if (deleted.length === 0) throw new NotFoundError(`list ${id} not found`);
+    const deleted = await this.deleteLists([id]);
+    if (deleted === 0) throw new NotFoundError(`list ${id} not found`);
   }
 
   /** Deletes several lists by id; unknown ids are ignored. Returns how many were deleted. */
   async deleteMany(ids: number[]): Promise<number> {
-    return (await this.repo.delete(ids)).length;
+    return this.deleteLists(ids);
+  }
+
+  private async deleteLists(ids: number[]): Promise<number> {
+    const { deleted, before: paused } = await this.repo.delete(ids, (q) => this.deletion.pauseCampaigns(q, ids));
+    if (paused.length > 0) this.deletion.onPaused(paused);
+    return deleted.length;
   }
 }
