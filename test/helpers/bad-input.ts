@@ -1,10 +1,12 @@
 /**
  * fast-check arbitraries for hostile HTTP input, derived from a route's schemas: wrong types, huge and
  * negative numbers, NUL bytes and unicode, very long strings, deep nesting, malformed JSON, wrong
- * content types, truncated multipart bodies, duplicate and unknown query parameters.
+ * content types, truncated multipart bodies, duplicate and unknown query parameters, and other
+ * spellings of the path (issue 14: the sweeps vary paths, not only bodies).
  */
 import fc from 'fast-check';
 import type { RouteEntry } from '../../src/http/route-table.js';
+import { injectKeeps, spellingArbitrary } from './path-spellings.js';
 
 /** One generated request. */
 export interface BadRequest {
@@ -94,6 +96,15 @@ function path(route: RouteEntry): fc.Arbitrary<string> {
   );
 }
 
+/**
+ * The route's path under another spelling (percent-encoded letters, case flips, doubled or encoded
+ * slashes, odd suffixes: see path-spellings.ts), or unchanged when the path is too long to re-spell
+ * cheaply or the spelling is one `app.inject` would rewrite.
+ */
+function respelled(route: RouteEntry): fc.Arbitrary<string> {
+  return path(route).chain((p) => (p.length > 300 ? fc.constant(p) : spellingArbitrary(p).map((sp) => (injectKeeps(sp.target) ? sp.target : p))));
+}
+
 const WRONG_TYPES = ['text/plain', 'application/xml', 'application/octet-stream', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=zz', 'application/json; charset=utf-16', 'image/png'];
 
 /** Every kind of bad request for `route`. */
@@ -102,6 +113,7 @@ export function badRequest(route: RouteEntry, auth: string): fc.Arbitrary<BadReq
   const withBody = route.method !== 'GET' && route.method !== 'DELETE';
   const kinds: Array<fc.Arbitrary<BadRequest>> = [
     path(route).map(base('path')),
+    respelled(route).map(base('path spelling')),
     fc.tuple(path(route), queryString(route)).map(([p, q]) => base('query')(`${p}?${q}`)),
   ];
   if (withBody) {

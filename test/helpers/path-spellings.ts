@@ -130,6 +130,14 @@ export function pathSpellings(path: string): Spelling[] {
  * reach the route (`same`). Without `raw`, only spellings `app.inject` keeps unchanged are generated.
  */
 export function randomSpelling(path: string, raw = false): fc.Arbitrary<Spelling> {
+  return spellingArbitrary(path, raw).filter((sp) => raw || injectKeeps(sp.target));
+}
+
+/**
+ * What {@link randomSpelling} draws from, without the filter: for callers that fall back to the plain
+ * path when a spelling cannot be injected (a filter that rejects too often would stall generation).
+ */
+export function spellingArbitrary(path: string, absolute = false): fc.Arbitrary<Spelling> {
   type Part = [text: string, keeps: boolean];
   const w = (weight: number, keeps: boolean, ...values: string[]) => values.map((v) => ({ weight, arbitrary: fc.constant<Part>([v, keeps]) }));
   const charSpelling = (c: string): fc.Arbitrary<Part> => {
@@ -138,7 +146,7 @@ export function randomSpelling(path: string, raw = false): fc.Arbitrary<Spelling
     return fc.oneof(...w(40, true, c), ...w(4, true, hex(c, false), hex(c, true)), ...w(1, false, ...flips, `%25${hex(c, true).slice(1)}`));
   };
   const body = fc.tuple(...[...path.slice(1)].map(charSpelling));
-  const prefix = raw ? fc.oneof(...w(6, true, ''), ...w(1, true, 'http://x', 'HTTP://mailroom.test:80')) : fc.constant<Part>(['', true]);
+  const prefix = absolute ? fc.oneof(...w(6, true, ''), ...w(1, true, 'http://x', 'HTTP://mailroom.test:80')) : fc.constant<Part>(['', true]);
   const suffix = fc.oneof(...w(12, true, ''), ...w(1, true, '?x=1', '#f'), ...w(1, false, '/', ';x', '%00', '%20'));
   return fc
     .tuple(prefix, body, suffix)
@@ -147,6 +155,5 @@ export function randomSpelling(path: string, raw = false): fc.Arbitrary<Spelling
       target: `${p[0]}/${b.map((part) => part[0]).join('')}${x[0]}`,
       same: p[1] && x[1] && b.every((part) => part[1]),
       malformed: x[0] === '%00',
-    }))
-    .filter((sp) => raw || injectKeeps(sp.target));
+    }));
 }

@@ -40,8 +40,11 @@ describe('authentication', () => {
     expect(res.statusCode).toBe(200);
   });
 
-  it('also protects unknown /api routes', async () => {
-    expect((await t.app.inject({ method: 'GET', url: '/api/nope' })).statusCode).toBe(401);
+  it('answers unknown routes 404 without credentials: only a matched route decides (issue 14 finding 1)', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/nope' });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ message: 'unknown endpoint: GET /api/nope' });
+    expect((await t.app.inject({ method: 'GET', url: '/%61pi/lists' })).statusCode).toBe(401);
   });
 });
 

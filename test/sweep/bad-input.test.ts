@@ -52,7 +52,9 @@ describe('generated bad input on every route', () => {
           requests += 1;
           byStatus.set(res.statusCode, (byStatus.get(res.statusCode) ?? 0) + 1);
           const where = `${req.kind}: ${req.method} ${req.url.slice(0, 200)} → ${res.statusCode} ${res.body.slice(0, 300)}`;
-          expect(res.statusCode, where).toBeLessThan(500);
+          // The health routes answer 503 by design once sends to the test's unreachable SMTP server failed.
+          const healthReport = res.statusCode === 503 && (route.url === '/health' || route.url === '/api/health');
+          if (!healthReport) expect(res.statusCode, where).toBeLessThan(500);
           if (res.statusCode >= 400 && route.url.startsWith('/api')) {
             const body = JSON.parse(res.body) as Record<string, unknown>;
             expect(Object.keys(body), where).toEqual(['message']);
