@@ -87,20 +87,8 @@ export class SubscriberFinder {
     };
   }
 
-  /** One page (`order` from an allow-list) and the total number of matches. */
-  async page(f: SubscriberFilter, order: string, limit: number | null, offset: number): Promise<{ rows: SubscriberRow[]; total: number }> {
-    const inLists = f.params.list_ids.length > 0;
-    const page = this.statement(withOrder(inLists ? Q['filter-page-in-lists'] : Q['filter-page'], order), f, { limit, offset, after_id: 0 });
-    const count = this.countStatement(f);
-    return this.guarded(f, async (q) => {
-      const rows = await q.query<SubscriberRow>(page.text, page.values);
-      const [row] = await q.query<{ total: number }>(count.text, count.values);
-      return { rows, total: row?.total ?? 0 };
-    });
-  }
-
   /**
-   * Reads one page like {@link page}, handing it to `visit` in batches of at most `batchRows` rows,
+   * Reads one page (`order` from an allow-list) and the total number of matches, handing the page to `visit` in batches of at most `batchRows` rows,
    * in one guarded transaction: the total first (so an expression's error is a 400 before any row is
    * sent), then the rows, through a cursor (`DECLARE … NO SCROLL CURSOR` and one `FETCH` per batch,
    * each under the statement timeout) when the page may hold more than a batch. Memory holds one batch
