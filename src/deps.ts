@@ -290,7 +290,7 @@ export async function buildDeps(config: Config, logger: Logger, opts: BuildOptio
   const domains = () => domainRules(settings.get(subscriberDefs.domainAllowlist), settings.get(subscriberDefs.domainBlocklist));
   const subscriberCore = { db, repo: subscriberRepo, lists: listRepo, finder, requestOptin: requestOptin(false), domains };
   const subscribers: SubscriberApi = {
-    service: new SubscriberService({ ...subscriberCore, sendOptin: (id) => optinMailer.send(id) }),
+    service: new SubscriberService({ ...subscriberCore, sendOptin: (id) => optinMailer.send(id), batchRows: () => settings.get(core.batchSize) }),
     bulk: new SubscriberBulkService(subscriberCore),
     csv: new SubscriberCsvExporter(finder, () => settings.get(core.batchSize)),
   };

@@ -49,7 +49,7 @@ export const Order = Type.String({ pattern: '^([aA][sS][cC]|[dD][eE][sS][cC])$' 
 /** `page` and `per_page` query parameters (spec 1.4). */
 export const PageQuery = {
   page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
-  per_page: Type.Optional(Type.Union([Type.Integer({ minimum: 1 }), Type.Literal('all')])),
+  per_page: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER }), Type.Literal('all')])),
 };
 
 /** A paginated collection `{results, total, per_page, page}` (spec 1.3). */

@@ -98,12 +98,13 @@ describe('pagination and order', () => {
     expect(res.body.data.results).toHaveLength(20);
   });
 
-  it('pages, caps per_page at 1000 and honours per_page=all', async () => {
+  it('pages, honours any per_page (issue 15 item 4) and per_page=all', async () => {
     const p2 = await t.api('GET', '/api/lists?page=2&per_page=10');
     expect(p2.body.data).toMatchObject({ total: 25, per_page: 10, page: 2 });
     expect(p2.body.data.results).toHaveLength(10);
-    const capped = await t.api('GET', '/api/lists?per_page=5000');
-    expect(capped.body.data.per_page).toBe(1000);
+    const large = await t.api('GET', '/api/lists?per_page=5000');
+    expect(large.body.data).toMatchObject({ total: 25, per_page: 5000, page: 1 });
+    expect(large.body.data.results).toHaveLength(25);
     const all = await t.api('GET', '/api/lists?per_page=all');
     expect(all.body.data).toMatchObject({ total: 25, per_page: 0, page: 1 });
     expect(all.body.data.results).toHaveLength(25);

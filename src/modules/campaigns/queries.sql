@@ -19,7 +19,7 @@ WHERE (:search::text = '' OR lower(c.name || ' ' || c.subject) LIKE '%' || :sear
   AND (cardinality(:statuses::text[]) = 0 OR c.status = ANY(:statuses::text[]))
   AND c.tags @> :tags::text[]
 ORDER BY %order%
-LIMIT :limit::int OFFSET :offset::int;
+LIMIT :limit::bigint OFFSET :offset::bigint;
 
 -- name: campaign-count
 SELECT count(*)::int AS total FROM campaigns c

@@ -16,7 +16,7 @@ WHERE (:search::text = '' OR lower(l.name) LIKE '%' || :search::text || '%' ESCA
   AND (:status::text = '' OR l.status = :status::text)
   AND l.tags @> :tags::text[]
 ORDER BY %order%
-LIMIT :limit::int OFFSET :offset::int;
+LIMIT :limit::bigint OFFSET :offset::bigint;
 
 -- name: list-count
 -- Number of lists matching the filters (used when the requested page is past the end).

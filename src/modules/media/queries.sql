@@ -8,7 +8,7 @@ FROM media
 WHERE provider = :provider
   AND (:search::text = '' OR lower(filename) LIKE '%' || :search::text || '%' ESCAPE '\')
 ORDER BY created_at DESC, id DESC
-LIMIT :limit::int OFFSET :offset::int;
+LIMIT :limit::bigint OFFSET :offset::bigint;
 
 -- name: media-get
 SELECT id, uuid, provider, filename, content_type, has_thumb, size, meta, created_at

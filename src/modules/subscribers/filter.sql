@@ -18,7 +18,7 @@ WHERE %query%
   AND (cardinality(:ids::int[]) = 0 OR subscribers.id = ANY(:ids::int[]))
   AND subscribers.id > :after_id::int
 ORDER BY %order%
-LIMIT :limit::int OFFSET :offset::int;
+LIMIT :limit::bigint OFFSET :offset::bigint;
 
 -- name: filter-page-in-lists
 SELECT subscribers.id, subscribers.created_at, subscribers.updated_at, subscribers.uuid, subscribers.email,
@@ -34,7 +34,7 @@ WHERE EXISTS (
   AND (cardinality(:ids::int[]) = 0 OR subscribers.id = ANY(:ids::int[]))
   AND subscribers.id > :after_id::int
 ORDER BY %order%
-LIMIT :limit::int OFFSET :offset::int;
+LIMIT :limit::bigint OFFSET :offset::bigint;
 
 -- name: filter-count
 SELECT count(*)::int AS total

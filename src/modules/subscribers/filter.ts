@@ -49,9 +49,11 @@ export interface SubscriberFilter {
 
 /** Adapts Mailroom's Db to the guard's transaction runner. */
 export function guardRunner(db: Db): TxRunner {
-  const adapt = (q: DbQueryable): Queryable => ({ query: <R>(text: string, params?: unknown[]) => q.sql<R>(text, params) });
   return { tx: (fn, opts) => db.tx((q) => fn(adapt(q)), opts) };
 }
+
+/** Mailroom's Queryable as the guard's. */
+const adapt = (q: DbQueryable): Queryable => ({ query: <R>(text: string, params?: unknown[]) => q.sql<R>(text, params) });
 
 /** Runs subscriber filters through the guard. */
 export class SubscriberFinder {
@@ -85,16 +87,47 @@ export class SubscriberFinder {
     };
   }
 
-  /** One page (`order` from an allow-list) and the total number of matches. */
-  async page(f: SubscriberFilter, order: string, limit: number | null, offset: number): Promise<{ rows: SubscriberRow[]; total: number }> {
+  /**
+   * Reads one page (`order` from an allow-list) and the total number of matches, handing the page to `visit` in batches of at most `batchRows` rows,
+   * in one guarded transaction: the total first (so an expression's error is a 400 before any row is
+   * sent), then the rows, through a cursor (`DECLARE … NO SCROLL CURSOR` and one `FETCH` per batch,
+   * each under the statement timeout) when the page may hold more than a batch. Memory holds one batch
+   * whatever the page size (issue 14 finding 9, issue 15 item 4). `visit` gets each batch with the
+   * total and the transaction (to read more in it, e.g. memberships) and is awaited before the next
+   * batch is read; it is called at least once (with no rows for an empty page), and the last call has
+   * fewer than `batchRows` rows. Errors from `visit` end the read and are re-thrown.
+   */
+  async scan(
+    f: SubscriberFilter,
+    order: string,
+    limit: number | null,
+    offset: number,
+    batchRows: number,
+    visit: (rows: SubscriberRow[], total: number, tx: DbQueryable) => Promise<void>,
+  ): Promise<void> {
     const inLists = f.params.list_ids.length > 0;
     const page = this.statement(withOrder(inLists ? Q['filter-page-in-lists'] : Q['filter-page'], order), f, { limit, offset, after_id: 0 });
     const count = this.countStatement(f);
-    return this.guarded(f, async (q) => {
-      const rows = await q.query<SubscriberRow>(page.text, page.values);
+    let open: DbQueryable | null = null;
+    const runner: TxRunner = {
+      tx: (fn, opts) =>
+        this.db.tx((q) => {
+          open = q;
+          return fn(adapt(q));
+        }, opts),
+    };
+    await this.guarded(f, async (q) => {
+      const tx = open!;
       const [row] = await q.query<{ total: number }>(count.text, count.values);
-      return { rows, total: row?.total ?? 0 };
-    });
+      const total = row?.total ?? 0;
+      if (limit !== null && limit <= batchRows) return visit(await q.query<SubscriberRow>(page.text, page.values), total, tx);
+      await q.query(`DECLARE subscriber_page NO SCROLL CURSOR FOR ${page.text}`, page.values);
+      for (;;) {
+        const rows = await q.query<SubscriberRow>(`FETCH FORWARD ${batchRows} FROM subscriber_page`);
+        await visit(rows, total, tx);
+        if (rows.length < batchRows) return;
+      }
+    }, runner);
   }
 
   /** Up to `limit` matches with ids above `afterId`, in id order (CSV export batches). */
@@ -126,9 +159,9 @@ export class SubscriberFinder {
   }
 
   /** Runs `fn` guarded; a refusal caused by `search` alone is reported on `search`. */
-  private async guarded<T>(f: SubscriberFilter, fn: (q: Queryable) => Promise<T>): Promise<T> {
+  private async guarded<T>(f: SubscriberFilter, fn: (q: Queryable) => Promise<T>, runner = this.runner): Promise<T> {
     try {
-      return await guardedTx(this.runner, { timeoutMs: this.timeoutMs() }, fn);
+      return await guardedTx(runner, { timeoutMs: this.timeoutMs() }, fn);
     } catch (err) {
       if (err instanceof QueryRefusedError && f.compiled === null) {
         if (f.searchText !== '') throw new FieldError('search', `the search took longer than ${this.timeoutMs()} ms; make it more specific`);

@@ -2,6 +2,7 @@
  * Route table of the subscribers API (spec 4.1; reference §2.2, §4; issue 3 §1).
  */
 import { Type } from 'typebox';
+import { streamPage } from '../../http/streamed-page.js';
 import type { App } from '../../http/types.js';
 import { Envelope, errorResponses, IdParams, QueryPage, TrueEnvelope } from '../../http/schemas.js';
 import type { SubscriberBulkService } from './bulk.js';
@@ -28,7 +29,10 @@ export function subscriberRoutes(app: App, api: SubscriberApi): void {
 
   app.get('/api/subscribers', {
     schema: { tags, summary: 'Filter and page subscribers (query, search, list_id, subscription_status)', querystring: SubscriberQuery, response: { 200: Envelope(QueryPage(Subscriber)), ...errorResponses } },
-  }, async (req) => ({ data: await service.query(req.query) }));
+  }, async (req, reply) => {
+    await streamPage(reply, (sink) => service.stream(req.query, sink));
+    return reply;
+  });
 
   app.get('/api/subscribers/export', {
     schema: { tags, summary: 'Export matching subscribers as CSV', querystring: SubscriberExportQuery, response: { 200: Type.String(), ...errorResponses } },
@@ -40,7 +44,10 @@ export function subscriberRoutes(app: App, api: SubscriberApi): void {
 
   app.get('/api/subscribers/lists/:id', {
     schema: { tags, summary: 'Subscribers of one list (same parameters as GET /api/subscribers)', params: IdParams, querystring: SubscriberQuery, response: { 200: Envelope(QueryPage(Subscriber)), ...errorResponses } },
-  }, async (req) => ({ data: await service.queryList(req.params.id, req.query) }));
+  }, async (req, reply) => {
+    await streamPage(reply, (sink) => service.streamList(req.params.id, req.query, sink));
+    return reply;
+  });
 
   app.get('/api/subscribers/:id', {
     schema: { tags, summary: 'Get one subscriber with list memberships', params: IdParams, response: { 200: Envelope(Subscriber), ...errorResponses } },

@@ -8,6 +8,7 @@
 import type { Db, Queryable } from '../../db/db.js';
 import { FieldError, NotFoundError } from '../../errors.js';
 import { pageRequest, sortDirection } from '../../http/pagination.js';
+import type { PageSink } from '../../http/streamed-page.js';
 import { nameFromEmail, parseEmail } from '../../mail/address.js';
 import type { ListRef, ListRepo } from '../lists/repo.js';
 import { checkDomain, NO_DOMAIN_RULES, type DomainRules } from './domains.js';
@@ -24,6 +25,22 @@ import {
   type SubscriberUpdate,
 } from './schemas.js';
 import { txWithRetry } from './retry.js';
+
+/**
+ * Subscribers read per batch when a page is streamed, unless the deps say otherwise (deps.ts uses
+ * `app.batch_size`, default 1,000): one `FETCH` and one memberships query each. At most this many
+ * subscribers (and their memberships, JSON included) are in memory per request.
+ */
+export const STREAM_BATCH_ROWS = 1000;
+
+/** The fields of a subscriber page's envelope besides `results` (spec 1.3, 4.1). */
+export interface SubscriberPageMeta {
+  query: string;
+  search: string;
+  total: number;
+  per_page: number;
+  page: number;
+}
 
 const ORDER_COLUMNS: Record<string, string> = {
   id: 'subscribers.id',
@@ -89,6 +106,8 @@ export interface SubscriberServiceDeps {
   sendOptin: (subscriberId: number) => Promise<boolean>;
   /** The e-mail domain rules now (privacy.domain_allowlist / _blocklist); none when absent. */
   domains?: () => DomainRules;
+  /** Subscribers per batch of a streamed page (default {@link STREAM_BATCH_ROWS}). */
+  batchRows?: () => number;
 }
 
 /** Subscribers use cases. */
@@ -106,8 +125,14 @@ export class SubscriberService {
     return this.deps.domains?.() ?? NO_DOMAIN_RULES;
   }
 
-  /** Filters and pages subscribers (GET /api/subscribers; `listId` for GET /api/subscribers/lists/:id). */
-  async query(q: SubscriberQuery, listId?: number) {
+  /**
+   * Filters and pages subscribers into `sink` (GET /api/subscribers; `listId` for GET
+   * /api/subscribers/lists/:id), reading a batch of subscribers (with their memberships; see
+   * {@link STREAM_BATCH_ROWS}) at a time, so any page size, `all` included, keeps memory flat (issue 14 finding 9, issue 15 item 4).
+   * `sink.start` gets `{query, search, total, per_page, page}` once the total and the first batch are
+   * read: a refused `query` (400) or any earlier failure is thrown before the answer begins.
+   */
+  async stream(q: SubscriberQuery, sink: PageSink<Subscriber, SubscriberPageMeta>, listId?: number): Promise<void> {
     const page = pageRequest(q);
     const column = ORDER_COLUMNS[q.order_by ?? 'id'] ?? 'subscribers.id';
     const dir = sortDirection(q.order, 'DESC');
@@ -118,15 +143,22 @@ export class SubscriberService {
       listIds: listId === undefined ? q.list_id : [listId],
       subscriptionStatus: q.subscription_status,
     });
-    const { rows, total } = await this.deps.finder.page(filter, order, page.limit, page.offset);
-    const results = await this.repo.withMemberships(rows);
-    return { results, query: filter.queryText, search: filter.searchText, total, per_page: page.perPage, page: page.page };
+    let started = false;
+    const batchRows = Math.max(1, this.deps.batchRows?.() ?? STREAM_BATCH_ROWS);
+    await this.deps.finder.scan(filter, order, page.limit, page.offset, batchRows, async (rows, total, tx) => {
+      const results = await this.repo.withMemberships(rows, tx);
+      if (!started) {
+        started = true;
+        sink.start({ query: filter.queryText, search: filter.searchText, total, per_page: page.perPage, page: page.page });
+      }
+      await sink.write(results);
+    });
   }
 
-  /** The subscribers of list `listId` (GET /api/subscribers/lists/:id); NotFoundError for an unknown list. */
-  async queryList(listId: number, q: SubscriberQuery) {
+  /** {@link stream} for the subscribers of list `listId`; NotFoundError for an unknown list. */
+  async streamList(listId: number, q: SubscriberQuery, sink: PageSink<Subscriber, SubscriberPageMeta>): Promise<void> {
     if ((await this.deps.lists.getMany([listId], this.db)).length === 0) throw new NotFoundError(`list ${listId} not found`);
-    return this.query(q, listId);
+    return this.stream(q, sink, listId);
   }
 
   /** One subscriber with memberships; NotFoundError when unknown. */
