@@ -52,16 +52,18 @@ export const SQL_SYNTAX_FUNCTIONS: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * Functions whose second argument is a pattern (regex) or a needle searched for in the first, with
- * whether it is a regular expression. The rest of their arguments must be constants too.
+ * Functions whose second argument is a pattern or a needle searched for in the first: `regex` (POSIX
+ * regular expression, flags in the third argument), `locate` (the engine must find where the match is,
+ * which costs more: regex.ts), or a plain needle. `substring` is special-cased in emit-calls.ts: a
+ * second argument that is a number is a position, and a third string argument makes it SIMILAR TO.
  */
-export const PATTERN_FUNCTIONS: Readonly<Record<string, { readonly regex: boolean }>> = {
-  regexp_match: { regex: true },
-  regexp_like: { regex: true },
-  substring: { regex: true },
-  strpos: { regex: false },
-  position: { regex: false },
-  split_part: { regex: false },
+export const PATTERN_FUNCTIONS: Readonly<Record<string, { readonly kind: 'regex' | 'needle'; readonly locate?: boolean }>> = {
+  regexp_match: { kind: 'regex', locate: true },
+  regexp_like: { kind: 'regex' },
+  substring: { kind: 'regex', locate: true },
+  strpos: { kind: 'needle' },
+  position: { kind: 'needle' },
+  split_part: { kind: 'needle' },
 };
 
 /** Binary operators (after the parser's own rewrites, e.g. `!=` → `<>`). */

@@ -68,3 +68,19 @@ export async function compileSubscriberQuery(
   issued.add(compiled);
   return compiled;
 }
+
+/**
+ * A guard-issued expression that selects exactly `ids` (`subscribers.id = ANY('{…}'::int4[])`, or
+ * FALSE for none), for running the real statement after stepped evaluation (stepped.ts) has resolved
+ * which subscribers match. `text` is '' (the caller echoes the user's own text). Throws RangeError
+ * when an id is not a positive 32-bit integer (the ids come from the database; this is a wiring check).
+ */
+export function compileMatchedIds(ids: readonly number[]): CompiledQuery {
+  for (const id of ids) {
+    if (!Number.isInteger(id) || id < 1 || id > 2_147_483_647) throw new RangeError(`not a subscriber id: ${String(id)}`);
+  }
+  const sql = ids.length === 0 ? 'FALSE' : `"subscribers"."id" = ANY ('{${ids.join(',')}}'::pg_catalog.int4[])`;
+  const compiled: CompiledQuery = Object.freeze({ text: '', sql, usesSubscriberLists: false });
+  issued.add(compiled);
+  return compiled;
+}
