@@ -43,7 +43,7 @@ export function isCompiledQuery(value: unknown): value is CompiledQuery {
 /**
  * Validates a subscriber `query` expression and returns the SQL to run, or `null` when the text is
  * empty after normalisation (no filter). Throws QueryRefusedError (400, field `query`) saying what
- * was refused, e.g. `query: sub-selects are not allowed`.
+ * was refused, e.g. `query: table "users" is not allowed in a sub-select (…)`.
  */
 export async function compileSubscriberQuery(
   raw: string,

@@ -38,6 +38,8 @@ export interface GuardLimits {
    * captures, one evaluation takes time quadratic in the text (regex.ts).
    */
   readonly locatingNeedsAnchor: boolean;
+  /** Most sub-selects (EXISTS / IN) in one expression. */
+  readonly maxSubSelects: number;
 }
 
 /**
@@ -55,6 +57,7 @@ export const SERVER_LIMITS: GuardLimits = Object.freeze({
   maxPatternLength: null,
   maxRegexSize: null,
   locatingNeedsAnchor: false,
+  maxSubSelects: 8,
 });
 
 /**
@@ -74,6 +77,7 @@ export const EMBEDDED_LIMITS: GuardLimits = Object.freeze({
   maxPatternLength: 100,
   maxRegexSize: 256,
   locatingNeedsAnchor: true,
+  maxSubSelects: 4,
 });
 
 /** Which database backs Mailroom (matches the Db abstraction's `kind`). */
