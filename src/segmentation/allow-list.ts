@@ -16,6 +16,37 @@ export const TABLE_COLUMNS: Readonly<Record<SegmentTable, readonly string[]>> = 
 /** A table an expression may reference; `subscriber_lists` only when filtering by list. */
 export type SegmentTable = 'subscribers' | 'subscriber_lists';
 
+/**
+ * Tables a sub-select may read (issue 15 item 6: engagement segmentation), with their allowed columns:
+ * a subscriber's views, clicks and the clicked links, bounces, subscriptions and their lists, and the
+ * ids and names of campaigns (our schema, migrations/0001_init.sql; the names listmonk users write,
+ * listmonk-behaviour §19). Users, sessions, settings, the catalog, `subscribers` itself and every other
+ * table are refused. `bounces.meta` (raw bounce reports) and campaigns' content are left out.
+ */
+export const SUBSELECT_TABLES: Readonly<Record<string, readonly string[]>> = {
+  campaign_views: ['campaign_id', 'subscriber_id', 'created_at'],
+  link_clicks: ['campaign_id', 'link_id', 'subscriber_id', 'created_at'],
+  links: ['id', 'url'],
+  bounces: ['subscriber_id', 'campaign_id', 'type', 'source', 'created_at'],
+  subscriber_lists: ['subscriber_id', 'list_id', 'status', 'meta', 'created_at', 'updated_at'],
+  lists: ['id', 'uuid', 'name', 'type', 'optin', 'status', 'tags', 'created_at', 'updated_at'],
+  campaigns: ['id', 'uuid', 'name'],
+};
+
+/**
+ * The keys a sub-select may join by: a column naming the table whose `id` it references
+ * (`links.id = link_clicks.link_id`). With `<table>.subscriber_id = subscribers.id` these are the only
+ * ways a table of a sub-select can be tied to the subscriber (emit-subselect.ts).
+ */
+export const SUBSELECT_KEYS: Readonly<Record<string, string>> = {
+  link_id: 'links',
+  list_id: 'lists',
+  campaign_id: 'campaigns',
+};
+
+/** Most tables in one sub-select's FROM clause. */
+export const MAX_SUBSELECT_TABLES = 4;
+
 /** Plain functions callable by name (always emitted as `pg_catalog."name"(…)`). */
 export const ALLOWED_FUNCTIONS: ReadonlySet<string> = new Set([
   // strings
@@ -52,16 +83,18 @@ export const SQL_SYNTAX_FUNCTIONS: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * Functions whose second argument is a pattern (regex) or a needle searched for in the first, with
- * whether it is a regular expression. The rest of their arguments must be constants too.
+ * Functions whose second argument is a pattern or a needle searched for in the first: `regex` (POSIX
+ * regular expression, flags in the third argument), `locate` (the engine must find where the match is,
+ * which costs more: regex.ts), or a plain needle. `substring` is special-cased in emit-calls.ts: a
+ * second argument that is a number is a position, and a third string argument makes it SIMILAR TO.
  */
-export const PATTERN_FUNCTIONS: Readonly<Record<string, { readonly regex: boolean }>> = {
-  regexp_match: { regex: true },
-  regexp_like: { regex: true },
-  substring: { regex: true },
-  strpos: { regex: false },
-  position: { regex: false },
-  split_part: { regex: false },
+export const PATTERN_FUNCTIONS: Readonly<Record<string, { readonly kind: 'regex' | 'needle'; readonly locate?: boolean }>> = {
+  regexp_match: { kind: 'regex', locate: true },
+  regexp_like: { kind: 'regex' },
+  substring: { kind: 'regex', locate: true },
+  strpos: { kind: 'needle' },
+  position: { kind: 'needle' },
+  split_part: { kind: 'needle' },
 };
 
 /** Binary operators (after the parser's own rewrites, e.g. `!=` → `<>`). */

@@ -43,7 +43,7 @@ export function isCompiledQuery(value: unknown): value is CompiledQuery {
 /**
  * Validates a subscriber `query` expression and returns the SQL to run, or `null` when the text is
  * empty after normalisation (no filter). Throws QueryRefusedError (400, field `query`) saying what
- * was refused, e.g. `query: sub-selects are not allowed`.
+ * was refused, e.g. `query: table "users" is not allowed in a sub-select (…)`.
  */
 export async function compileSubscriberQuery(
   raw: string,
@@ -65,6 +65,22 @@ export async function compileSubscriberQuery(
     sql: emitted.sql,
     usesSubscriberLists: emitted.tables.has('subscriber_lists'),
   });
+  issued.add(compiled);
+  return compiled;
+}
+
+/**
+ * A guard-issued expression that selects exactly `ids` (`subscribers.id = ANY('{…}'::int4[])`, or
+ * FALSE for none), for running the real statement after stepped evaluation (stepped.ts) has resolved
+ * which subscribers match. `text` is '' (the caller echoes the user's own text). Throws RangeError
+ * when an id is not a positive 32-bit integer (the ids come from the database; this is a wiring check).
+ */
+export function compileMatchedIds(ids: readonly number[]): CompiledQuery {
+  for (const id of ids) {
+    if (!Number.isInteger(id) || id < 1 || id > 2_147_483_647) throw new RangeError(`not a subscriber id: ${String(id)}`);
+  }
+  const sql = ids.length === 0 ? 'FALSE' : `"subscribers"."id" = ANY ('{${ids.join(',')}}'::pg_catalog.int4[])`;
+  const compiled: CompiledQuery = Object.freeze({ text: '', sql, usesSubscriberLists: false });
   issued.add(compiled);
   return compiled;
 }

@@ -10,7 +10,7 @@ import { refuse } from './errors.js';
 import {
   listOf, namesOf, onlyKeys, quoteIdent, unwrap, type EmitContext, type Handler, type Obj,
 } from './emit-support.js';
-import { checkPattern, treeFacts } from './patterns.js';
+import { checkPattern, checkProduct, stringLiteral, treeFacts } from './patterns.js';
 
 const CALL_PARTS: ReadonlyArray<[string, string]> = [
   ['agg_star', 'aggregate calls such as count(*) are not allowed'],
@@ -38,7 +38,8 @@ export const emitFuncCall: Handler = (body, ctx, depth) => {
   const name = allowedName(body);
   const args = listOf(body, 'args');
   const patternFn = PATTERN_FUNCTIONS[name];
-  if (patternFn !== undefined) checkPatternArgs(args, patternFn.regex, ctx);
+  if (patternFn !== undefined) checkPatternArgs(name, args, patternFn, ctx);
+  if (name === 'mod') checkProduct('mod', args[0], args[1]);
   const sql = args.map((a) => emitArgument(a, ctx, depth + 1));
   return `pg_catalog.${quoteIdent(name)}(${sql.join(', ')})`;
 };
@@ -61,15 +62,28 @@ function allowedName(body: Obj): string {
 
 /**
  * A pattern function (regexp_*, regex substring, strpos, position, split_part): its second argument
- * is checked as a pattern against its first; flags and positions after it must be constants.
+ * is checked as a pattern against its first; flags and positions after it must be constants. For
+ * regexp_like/regexp_match the third argument is the flags; `substring(x, 'p', 'e')` (the form of
+ * `substring(x similar p escape e)`) is SIMILAR TO with escape `e`.
  */
-function checkPatternArgs(args: readonly unknown[], regex: boolean, ctx: EmitContext): void {
-  const [subject, pattern, ...rest] = args;
+function checkPatternArgs(
+  name: string,
+  args: readonly unknown[],
+  fn: { readonly kind: 'regex' | 'needle'; readonly locate?: boolean },
+  ctx: EmitContext,
+): void {
+  const [subject, pattern, third, ...rest] = args;
   if (pattern === undefined) return;
   const [type, body] = unwrap(pattern);
   if (type === 'A_Const' && ('ival' in body || 'fval' in body)) return; // substring(x from n): positions
-  checkPattern({ subject, pattern, regex }, ctx);
-  if (rest.some((r) => treeFacts(r).columns > 0)) refuse('pattern flags and positions must be constants');
+  if ([third, ...rest].some((r) => r !== undefined && treeFacts(r).columns > 0)) refuse('pattern flags and positions must be constants');
+  if (fn.kind === 'needle') return checkPattern({ subject, pattern, kind: 'needle' }, ctx);
+  const locate = fn.locate === true;
+  if (name === 'substring' && third !== undefined && stringLiteral(third) !== undefined) {
+    return checkPattern({ subject, pattern, kind: 'similar', escape: third, locate }, ctx);
+  }
+  const flags = name === 'substring' || third === undefined ? {} : { flags: third };
+  checkPattern({ subject, pattern, kind: 'regex', locate, ...flags }, ctx);
 }
 
 /** One argument: an expression, or `name => expression` (e.g. `make_interval(days => 7)`). */

@@ -11,7 +11,7 @@ import { refuse } from './errors.js';
 import {
   listOf, namesOf, onlyKeys, unwrap, type EmitContext, type Handler, type Obj,
 } from './emit-support.js';
-import { checkContainment, checkPattern, treeFacts } from './patterns.js';
+import { checkContainment, checkPattern, checkProduct, PRODUCT_OPERATORS, treeFacts } from './patterns.js';
 
 type KindEmitter = (op: string, body: Obj, ctx: EmitContext, depth: number) => string;
 
@@ -39,17 +39,18 @@ const emitOp: KindEmitter = (op, body, ctx, depth) => {
   }
   if (!BINARY_OPERATORS.has(op)) refuse(`operator "${op}" is not allowed`);
   if (PATTERN_OPERATORS.has(op)) {
-    checkPattern({ subject: body['lexpr'], pattern: body['rexpr'], regex: REGEX_OPERATORS.has(op) }, ctx);
+    checkPattern({ subject: body['lexpr'], pattern: body['rexpr'], kind: REGEX_OPERATORS.has(op) ? 'regex' : 'like' }, ctx);
   }
   if (CONTAINMENT_OPERATORS.has(op)) checkContainment(op, body['lexpr'], body['rexpr'], ctx);
+  if (PRODUCT_OPERATORS.has(op)) checkProduct(op, body['lexpr'], body['rexpr']);
   return `(${side(body, 'lexpr', ctx, depth)} ${op} ${side(body, 'rexpr', ctx, depth)})`;
 };
 
 const quantified = (word: 'ANY' | 'ALL'): KindEmitter => (op, body, ctx, depth) => {
   if (!QUANTIFIED_OPERATORS.has(op)) refuse(`operator "${op}" is not allowed with ${word}`);
   if (PATTERN_OPERATORS.has(op)) {
-    const site = { subject: body['lexpr'], pattern: body['rexpr'], regex: REGEX_OPERATORS.has(op), quantified: true };
-    checkPattern(site, ctx);
+    const kind = REGEX_OPERATORS.has(op) ? 'regex' : 'like';
+    checkPattern({ subject: body['lexpr'], pattern: body['rexpr'], kind, quantified: true }, ctx);
   }
   return `(${side(body, 'lexpr', ctx, depth)} ${op} ${word} (${side(body, 'rexpr', ctx, depth)}))`;
 };
@@ -104,7 +105,7 @@ function patternSide(body: Obj, ctx: EmitContext, depth: number, escapeFn: strin
   const isEscape = names.length === 2 && names[0] === 'pg_catalog' && names[1] === escapeFn;
   if (!isEscape) {
     if (escapeFn === 'similar_to_escape') refuse('the expression has an unexpected SIMILAR TO');
-    checkPattern({ subject: body['lexpr'], pattern: body['rexpr'], regex: false }, ctx);
+    checkPattern({ subject: body['lexpr'], pattern: body['rexpr'], kind: 'like' }, ctx);
     return side(body, 'rexpr', ctx, depth);
   }
   onlyKeys(call, ['funcname', 'args', 'funcformat', 'location'], 'ESCAPE');
@@ -113,7 +114,8 @@ function patternSide(body: Obj, ctx: EmitContext, depth: number, escapeFn: strin
   if (pattern === undefined || extra !== undefined || (minArgs === 2 && escape === undefined)) {
     refuse('the expression has an unexpected ESCAPE clause');
   }
-  checkPattern({ subject: body['lexpr'], pattern, regex: escapeFn === 'similar_to_escape' }, ctx);
+  const similar = escapeFn === 'similar_to_escape';
+  checkPattern({ subject: body['lexpr'], pattern, kind: similar ? 'similar' : 'like', ...(similar && escape !== undefined ? { escape } : {}) }, ctx);
   if (escape !== undefined && treeFacts(escape).columns > 0) refuse('ESCAPE must be a constant');
   const p = ctx.emit(pattern, depth + 1);
   return escape === undefined ? p : `${p} ESCAPE ${ctx.emit(escape, depth + 1)}`;

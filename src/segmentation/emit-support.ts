@@ -11,6 +11,15 @@ import type { SegmentTable } from './allow-list.js';
 /** A node's field object. */
 export type Obj = Record<string, unknown>;
 
+/**
+ * The FROM items of the sub-select being emitted: name as written (alias, or the table name) → table.
+ * `visible`, while the ON condition of a join is emitted, holds the names that condition may use.
+ */
+export interface SubSelectScope {
+  readonly items: ReadonlyMap<string, string>;
+  visible: ReadonlySet<string> | null;
+}
+
 /** State of one walk over an expression. */
 export interface EmitContext {
   readonly limits: GuardLimits;
@@ -26,8 +35,12 @@ export interface EmitContext {
   patternOps: number;
   /** String-literal characters in patterns so far (checked against `limits.maxPatternChars`). */
   patternChars: number;
-  /** Tables the expression actually references. */
+  /** Tables the expression actually references (outside sub-selects). */
   readonly usedTables: Set<SegmentTable>;
+  /** The sub-select being emitted (sub-selects do not nest), or null at the top level. */
+  scope: SubSelectScope | null;
+  /** Sub-selects seen so far (checked against `limits.maxSubSelects`). */
+  subSelects: number;
 }
 
 /** Validates one node type's fields and returns its SQL. Throws QueryRefusedError. */

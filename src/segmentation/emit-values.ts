@@ -5,13 +5,13 @@
  * decimal numbers and keywords. Negative numbers are parenthesised so no `--` can form.
  */
 import {
-  APP_TYPES, CATALOG_TYPES, SQL_VALUE_FUNCTIONS, TABLE_COLUMNS, type SegmentTable,
+  APP_TYPES, CATALOG_TYPES, SQL_VALUE_FUNCTIONS, SUBSELECT_TABLES, TABLE_COLUMNS, type SegmentTable,
 } from './allow-list.js';
 import { refuse } from './errors.js';
 import { treeFacts } from './patterns.js';
 import {
   isObj, listOf, namesOf, onlyKeys, quoteIdent, quoteLiteral, stringOf, unwrap,
-  type EmitContext, type Handler,
+  type EmitContext, type Handler, type SubSelectScope,
 } from './emit-support.js';
 
 const DECIMAL = /^-?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
@@ -65,6 +65,12 @@ export const emitColumnRef: Handler = (body, ctx) => {
   const [first, second] = parts;
   if (first === undefined) return refuse('the expression has an empty column reference');
   if (parts.length > 2) refuse(`schema-qualified name "${parts.join('.')}" is not allowed`);
+  const inner = ctx.scope === null ? null : resolveInSubSelect(first, second, ctx.scope);
+  if (inner !== null) {
+    const [name, column] = inner;
+    if (second === undefined) body['fields'] = [{ String: { sval: name } }, { String: { sval: column } }];
+    return `${quoteIdent(name)}.${quoteIdent(column)}`;
+  }
   const table = second === undefined ? resolveUnqualified(first, ctx) : checkTable(first, ctx);
   const column = second ?? first;
   if (!TABLE_COLUMNS[table].includes(column)) refuse(`column "${table}.${column}" is not allowed`);
@@ -74,9 +80,63 @@ export const emitColumnRef: Handler = (body, ctx) => {
   return `${quoteIdent(table)}.${quoteIdent(column)}`;
 };
 
+/**
+ * Resolves a column inside a sub-select, as PostgreSQL does: a name of the sub-select's FROM clause
+ * first (by alias when it has one), then the outer tables. Returns [FROM-item name, column], or null
+ * for an outer reference. An unqualified column must be an allowed column of exactly one FROM item
+ * (falling back to the outer tables could bind a name PostgreSQL binds to the inner table).
+ */
+function resolveInSubSelect(first: string, second: string | undefined, scope: SubSelectScope): [string, string] | null {
+  if (second === undefined) {
+    const owners = [...scope.items].filter(([, table]) => SUBSELECT_TABLES[table]?.includes(first));
+    if (owners.length > 1) refuse(`column "${first}" is ambiguous; write ${owners.map(([n]) => `${n}.${first}`).join(' or ')}`);
+    const [owner] = owners;
+    if (owner === undefined) {
+      refuse(`column "${first}" is not allowed here; inside a sub-select qualify it (e.g. subscribers.${first}, or <table>.${first} for a table of the sub-select)`);
+    }
+    checkVisible(owner[0], scope);
+    return [owner[0], first];
+  }
+  const table = scope.items.get(first);
+  if (table === undefined) {
+    const aliased = [...scope.items].find(([, t]) => t === first);
+    if (aliased !== undefined) refuse(`table "${first}" has the alias "${aliased[0]}" in this sub-select; write ${aliased[0]}.${second}`);
+    return null;
+  }
+  if (!(SUBSELECT_TABLES[table] ?? []).includes(second)) {
+    refuse(`column "${table}.${second}" is not allowed in a sub-select (allowed: ${(SUBSELECT_TABLES[table] ?? []).join(', ')})`);
+  }
+  checkVisible(first, scope);
+  return [first, second];
+}
+
+/** Refuses a reference, inside a join's ON condition, to a table outside that join (a PostgreSQL error). */
+function checkVisible(name: string, scope: SubSelectScope): void {
+  if (scope.visible !== null && !scope.visible.has(name)) {
+    refuse(`the ON condition of a join can only use the tables of that join, not "${name}"`);
+  }
+}
+
+/** How each sub-select table is reached from the subscriber, for refusal messages. */
+const SUBSELECT_EXAMPLES: Readonly<Record<string, string>> = {
+  campaign_views: 'EXISTS (SELECT 1 FROM campaign_views WHERE campaign_views.subscriber_id = subscribers.id AND …)',
+  link_clicks: 'EXISTS (SELECT 1 FROM link_clicks WHERE link_clicks.subscriber_id = subscribers.id AND …)',
+  bounces: 'EXISTS (SELECT 1 FROM bounces WHERE bounces.subscriber_id = subscribers.id AND …)',
+  subscriber_lists: 'EXISTS (SELECT 1 FROM subscriber_lists WHERE subscriber_lists.subscriber_id = subscribers.id AND …)',
+  links: 'EXISTS (SELECT 1 FROM link_clicks JOIN links ON links.id = link_clicks.link_id WHERE link_clicks.subscriber_id = subscribers.id AND …)',
+  lists: 'EXISTS (SELECT 1 FROM subscriber_lists JOIN lists ON lists.id = subscriber_lists.list_id WHERE subscriber_lists.subscriber_id = subscribers.id AND …)',
+  campaigns: 'EXISTS (SELECT 1 FROM campaign_views JOIN campaigns ON campaigns.id = campaign_views.campaign_id WHERE campaign_views.subscriber_id = subscribers.id AND …)',
+};
+
 function checkTable(name: string, ctx: EmitContext): SegmentTable {
-  if (name !== 'subscribers' && name !== 'subscriber_lists') refuse(`table "${name}" is not allowed`);
-  if (!ctx.tables.has(name)) refuse(`table "${name}" can only be used when filtering by list`);
+  if (name !== 'subscribers' && name !== 'subscriber_lists') {
+    const example = SUBSELECT_EXAMPLES[name];
+    if (example !== undefined) refuse(`table "${name}" can only be used inside a sub-select, e.g. ${example}`);
+    refuse(`table "${name}" is not allowed`);
+  }
+  if (!ctx.tables.has(name)) {
+    refuse(`table "${name}" can only be used when filtering by list, or inside a sub-select, e.g. ${SUBSELECT_EXAMPLES['subscriber_lists'] ?? ''}`);
+  }
   return name;
 }
 

@@ -9,6 +9,7 @@ import { refuse } from './errors.js';
 import { emitFuncCall } from './emit-calls.js';
 import { emitBoolExpr, emitBooleanTest, emitCase, emitCoalesce, emitMinMax, emitNullTest } from './emit-logic.js';
 import { emitAExpr } from './emit-ops.js';
+import { emitSubLink } from './emit-subselect.js';
 import { countNode, unwrap, type EmitContext, type Handler } from './emit-support.js';
 import {
   emitArray, emitColumnRef, emitConst, emitIndirection, emitSqlValueFunction, emitTypeCast,
@@ -30,14 +31,14 @@ const HANDLERS: Readonly<Record<string, Handler>> = {
   CoalesceExpr: emitCoalesce,
   MinMaxExpr: emitMinMax,
   FuncCall: emitFuncCall,
+  SubLink: emitSubLink,
 };
 
 /** Reasons for node types users are likely to try; any other unknown type gets a generic refusal. */
 const DENIED: Readonly<Record<string, string>> = {
-  SubLink: 'sub-selects are not allowed',
-  SelectStmt: 'sub-selects are not allowed',
+  SelectStmt: 'a SELECT is only allowed inside EXISTS (…) or IN (…)',
   RangeVar: 'table references are not allowed',
-  RangeSubselect: 'sub-selects are not allowed',
+  RangeSubselect: 'sub-selects in FROM are not allowed',
   RangeFunction: 'table functions are not allowed',
   RowExpr: 'row constructors (ROW(…) or (a, b)) are not allowed',
   ParamRef: 'parameters ($1) are not allowed',
@@ -70,6 +71,7 @@ export function emitWhereClause(
 ): EmittedExpression {
   const ctx: EmitContext = {
     limits, tables, nodes: 0, columnRefs: 0, patternOps: 0, patternChars: 0, usedTables: new Set(),
+    scope: null, subSelects: 0,
     emit: (node, depth) => emitNode(node, ctx, depth),
   };
   const sql = ctx.emit(where, 1);

@@ -19,10 +19,10 @@ export class QueryRefusedError extends FieldError {
   override readonly code = 'QUERY_REFUSED';
   /** Whether the guard refused the text, the timeout cut it, or the database rejected it. */
   readonly reason: QueryRefusalReason;
-  /** The text after `query: `, e.g. `sub-selects are not allowed`. */
+  /** The text after `query: `, e.g. `function "pg_sleep" is not allowed`. */
   readonly problem: string;
 
-  /** `problem` is the text after `query: `, e.g. `sub-selects are not allowed`. */
+  /** `problem` is the text after `query: `, e.g. `function "pg_sleep" is not allowed`. */
   constructor(problem: string, reason: QueryRefusalReason = 'refused') {
     super('query', problem);
     this.name = 'QueryRefusedError';

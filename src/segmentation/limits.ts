@@ -26,8 +26,20 @@ export interface GuardLimits {
    * `null` accepts any constant pattern expression.
    */
   readonly maxPatternLength: number | null;
-  /** Whether regex back-references (`\1`…`\9`), the source of exponential matching, are accepted. */
-  readonly allowRegexBackrefs: boolean;
+  /**
+   * Largest regular expression accepted, counted in atoms once bounded repetitions are expanded
+   * (`a{3}` counts 3, `(ab){2,5}` counts 10); `null` for no limit. The automaton, and so the cost of
+   * each character matched, grows with it (regex.ts).
+   */
+  readonly maxRegexSize: number | null;
+  /**
+   * Whether `regexp_match` and `substring(x from 'regex')` / `substring(x similar …)`, which make the
+   * engine locate the match, need an anchored (`^…`) greedy pattern: unanchored, or with non-greedy
+   * captures, one evaluation takes time quadratic in the text (regex.ts).
+   */
+  readonly locatingNeedsAnchor: boolean;
+  /** Most sub-selects (EXISTS / IN) in one expression. */
+  readonly maxSubSelects: number;
 }
 
 /**
@@ -43,12 +55,16 @@ export const SERVER_LIMITS: GuardLimits = Object.freeze({
   maxPatternChars: 1_000,
   maxSubjectColumns: 4,
   maxPatternLength: null,
-  allowRegexBackrefs: true,
+  maxRegexSize: null,
+  locatingNeedsAnchor: false,
+  maxSubSelects: 8,
 });
 
 /**
- * PGlite: no timeout exists, so patterns must be short literals without back-references and
- * expressions small. This bounds the work per row; it cannot bound the number of rows scanned.
+ * PGlite: no timeout exists inside a statement, so patterns must be short literals, regular
+ * expressions small and, where the match is located, anchored; expressions small. This bounds the
+ * work per row; the number of rows between two chances to stop is bounded by stepped execution
+ * (stepped.ts).
  */
 export const EMBEDDED_LIMITS: GuardLimits = Object.freeze({
   maxLength: 2_000,
@@ -59,7 +75,9 @@ export const EMBEDDED_LIMITS: GuardLimits = Object.freeze({
   maxPatternChars: 400,
   maxSubjectColumns: 2,
   maxPatternLength: 100,
-  allowRegexBackrefs: false,
+  maxRegexSize: 256,
+  locatingNeedsAnchor: true,
+  maxSubSelects: 4,
 });
 
 /** Which database backs Mailroom (matches the Db abstraction's `kind`). */

@@ -11,17 +11,25 @@
  */
 import { refuse } from './errors.js';
 import { isObj, unwrap, type EmitContext } from './emit-support.js';
+import { analyseRegex, RegexSyntaxError, type RegexFacts } from './regex.js';
+
+/** What a pattern site matches with. */
+export type PatternKind = 'like' | 'regex' | 'similar' | 'needle' | 'containment';
 
 /** One pattern match: `subject` is the scanned text, `pattern` the pattern or needle. */
 export interface PatternSite {
   readonly subject: unknown;
   readonly pattern: unknown;
-  /** Regular-expression syntax (back-references possible). */
-  readonly regex: boolean;
+  /** LIKE/ILIKE, POSIX regex, SIMILAR TO, a needle (strpos…) or one side of a containment. */
+  readonly kind: PatternKind;
   /** `x LIKE ANY (array)`: `pattern` is an array of patterns. */
   readonly quantified?: boolean;
-  /** Containment (`@>` …): the constant side need not be one string literal on any store. */
-  readonly containment?: boolean;
+  /** regex: the flags argument of regexp_like/regexp_match, when given. */
+  readonly flags?: unknown;
+  /** similar: the ESCAPE argument, when given (default `\`). */
+  readonly escape?: unknown;
+  /** regex/similar: the engine must locate the match (regexp_match, substring), not only test it. */
+  readonly locate?: boolean;
 }
 
 interface TreeFacts { columns: number; literalChars: number; literals: string[] }
@@ -80,16 +88,14 @@ export function checkPattern(site: PatternSite, ctx: EmitContext): void {
   if (ctx.patternChars > maxPatternChars) {
     refuse(`patterns are too long in total (${ctx.patternChars} characters; at most ${maxPatternChars})`);
   }
-  checkStorePatternRules(site, facts, ctx);
+  if (site.kind === 'regex' || site.kind === 'similar') checkRegexSite(site, ctx);
+  checkStorePatternRules(site, ctx);
 }
 
 /** The stricter rules of a store without a statement timeout (EMBEDDED_LIMITS). */
-function checkStorePatternRules(site: PatternSite, facts: TreeFacts, ctx: EmitContext): void {
-  const { maxPatternLength, allowRegexBackrefs } = ctx.limits;
-  if (site.regex && !allowRegexBackrefs && facts.literals.some((s) => /\\[1-9]/.test(s))) {
-    refuse('regular-expression back-references (\\1 … \\9) are not allowed on this database');
-  }
-  if (maxPatternLength === null || site.containment === true) return;
+function checkStorePatternRules(site: PatternSite, ctx: EmitContext): void {
+  const { maxPatternLength } = ctx.limits;
+  if (maxPatternLength === null || site.kind === 'containment') return;
   if (site.quantified === true) refuse('on this database pattern matching with ANY/ALL is not allowed');
   const literal = stringLiteral(site.pattern);
   if (literal === undefined) {
@@ -97,6 +103,73 @@ function checkStorePatternRules(site: PatternSite, facts: TreeFacts, ctx: EmitCo
   }
   if (literal.length > maxPatternLength) {
     refuse(`pattern is too long (${literal.length} characters; at most ${maxPatternLength})`);
+  }
+}
+
+/** A string-literal argument (flags, ESCAPE), or refusal naming `what`. */
+function literalArgument(node: unknown, what: string): string {
+  const value = stringLiteral(node);
+  if (value === undefined) refuse(`${what} must be a string literal`);
+  return value;
+}
+
+/**
+ * The patterns of a regex or SIMILAR TO site as string values: one string literal, or for ANY/ALL
+ * an `ARRAY['…', …]` of string literals. Anything else is refused on every store, because a pattern
+ * that cannot be read cannot be checked for the constructs below.
+ */
+function regexPatterns(site: PatternSite): string[] {
+  if (site.quantified !== true) {
+    const one = stringLiteral(site.pattern);
+    if (one === undefined) refuse('regular-expression and SIMILAR TO patterns must be string literals');
+    return [one];
+  }
+  const [type, body] = unwrap(site.pattern);
+  const elements = type === 'A_ArrayExpr' && Array.isArray(body['elements']) ? body['elements'] : undefined;
+  const values = elements?.map(stringLiteral);
+  if (values === undefined || values.some((v) => v === undefined)) {
+    refuse("regular expressions used with ANY/ALL must be written ARRAY['…', …] of string literals");
+  }
+  return values as string[];
+}
+
+/**
+ * The regex rules (regex.ts). On every store: no lookaround constraints and no back-references,
+ * whose matching is super-linear in PostgreSQL's engine (issue 14 finding 3). On a store without a
+ * statement timeout (EMBEDDED_LIMITS): a bounded automaton size, and anchored greedy patterns where
+ * the match is located.
+ */
+function checkRegexSite(site: PatternSite, ctx: EmitContext): void {
+  const flags = site.flags === undefined ? '' : literalArgument(site.flags, 'regular-expression flags');
+  const escape = site.escape === undefined ? '\\' : literalArgument(site.escape, 'ESCAPE');
+  for (const pattern of regexPatterns(site)) {
+    let facts: RegexFacts;
+    try {
+      facts = analyseRegex(pattern, site.kind === 'similar' ? 'similar' : 'regex', { flags, escape });
+    } catch (err) {
+      return refuse(err instanceof RegexSyntaxError ? err.message : 'the regular expression could not be read');
+    }
+    if (facts.lookaround !== null) {
+      refuse(`lookahead and lookbehind constraints ("${facts.lookaround}") are not allowed in regular expressions: matching them takes time quadratic in the text`);
+    }
+    if (facts.backReference !== null) {
+      refuse(`back-references ("${facts.backReference}") are not allowed in regular expressions: matching them can take time exponential in the text`);
+    }
+    checkStoreRegexRules(site, facts, ctx);
+  }
+}
+
+function checkStoreRegexRules(site: PatternSite, facts: RegexFacts, ctx: EmitContext): void {
+  const { maxRegexSize, locatingNeedsAnchor } = ctx.limits;
+  if (maxRegexSize !== null && facts.expandedSize > maxRegexSize) {
+    refuse(`on this database a regular expression may have at most ${maxRegexSize} parts once its repetitions ({m,n}) are expanded (this one has ${facts.expandedSize})`);
+  }
+  if (site.locate !== true || !locatingNeedsAnchor) return;
+  if (!facts.anchored) {
+    refuse('on this database regexp_match and substring(… from pattern) need a pattern anchored at the start with ^ (e.g. \'^[^@]*@(.*)$\'): an unanchored search takes time quadratic in the text');
+  }
+  if (facts.nonGreedy !== null) {
+    refuse(`on this database non-greedy quantifiers ("${facts.nonGreedy}") are not allowed in regexp_match and substring: locating them takes time quadratic in the text`);
   }
 }
 
@@ -110,5 +183,20 @@ export function checkContainment(op: string, left: unknown, right: unknown, ctx:
     refuse(`operator "${op}" needs a constant on one side, not column values on both`);
   }
   const [subject, pattern] = leftColumns > 0 ? [left, right] : [right, left];
-  checkPattern({ subject, pattern, regex: false, containment: true }, ctx);
+  checkPattern({ subject, pattern, kind: 'containment' }, ctx);
+}
+
+/** Arithmetic whose cost is the product of its operands' lengths for `numeric` values. */
+export const PRODUCT_OPERATORS: ReadonlySet<string> = new Set(['*', '/', '%']);
+
+/**
+ * `a * b`, `a / b`, `a % b` (and `mod(a, b)`) with column values on both sides: numeric
+ * multiplication is quadratic in the digits, and a 64 KB attribute holds a 60,000-digit number
+ * (measured on PGlite: one such multiplication took 1 s, and PostgreSQL cannot interrupt it either).
+ * With a constant on one side the cost is linear. Refused on every store (issue 14 finding 3).
+ */
+export function checkProduct(op: string, left: unknown, right: unknown): void {
+  if (treeFacts(left).columns > 0 && treeFacts(right).columns > 0) {
+    refuse(`"${op}" between two column values is not allowed (multiplying or dividing long stored numbers takes time quadratic in their length); use a constant on one side`);
+  }
 }

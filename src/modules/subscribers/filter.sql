@@ -74,6 +74,35 @@ WHERE EXISTS (
        OR lower(subscribers.name) LIKE '%' || :search::text || '%' ESCAPE '\')
 ORDER BY subscribers.id;
 
+-- name: filter-ids-range
+-- One step of stepped evaluation on the embedded store (src/segmentation/stepped.ts): the matches
+-- with ids in (:lo, :hi], every condition of filter-page applied.
+SELECT subscribers.id
+FROM subscribers
+WHERE subscribers.id > :lo::int AND subscribers.id <= :hi::int
+  AND %query%
+  AND (:search::text = '' OR subscribers.email LIKE '%' || :search::text || '%' ESCAPE '\'
+       OR lower(subscribers.name) LIKE '%' || :search::text || '%' ESCAPE '\')
+  AND (cardinality(:ids::int[]) = 0 OR subscribers.id = ANY(:ids::int[]))
+ORDER BY subscribers.id;
+
+-- name: filter-ids-range-in-lists
+SELECT subscribers.id
+FROM subscribers
+WHERE subscribers.id > :lo::int AND subscribers.id <= :hi::int
+  AND EXISTS (
+    SELECT 1 FROM subscriber_lists
+    WHERE subscriber_lists.subscriber_id = subscribers.id AND subscriber_lists.list_id = ANY(:list_ids::int[])
+      AND (:subscription_status::text = '' OR subscriber_lists.status = :subscription_status::text)
+      AND %query%)
+  AND (:search::text = '' OR subscribers.email LIKE '%' || :search::text || '%' ESCAPE '\'
+       OR lower(subscribers.name) LIKE '%' || :search::text || '%' ESCAPE '\')
+  AND (cardinality(:ids::int[]) = 0 OR subscribers.id = ANY(:ids::int[]))
+ORDER BY subscribers.id;
+
+-- name: max-id
+SELECT coalesce(max(id), 0)::int AS max FROM subscribers;
+
 -- name: total-all
 -- The maintained number of subscribers (migration 0003): the total of an unfiltered page.
 SELECT coalesce(sum(delta), 0)::int AS total FROM subscriber_totals;

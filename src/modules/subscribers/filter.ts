@@ -4,13 +4,17 @@
  * CSV export, chosen ids. Every statement runs in the guard's read-only transaction with the statement
  * timeout (setting `app.subscriber_query_timeout`), whether or not an expression is given, so a slow
  * search is cut off like a slow expression. Totals come from maintained counts when the filter allows
- * (no expression or search; at most one list). Source: issue 3 §1, §2, §6; reference §4.2, §4.8, §14.
+ * (no expression or search; at most one list). On PGlite, which cannot interrupt a statement, an
+ * expression is first evaluated in steps over id ranges (src/segmentation/stepped.ts, issue 14
+ * finding 3) and the real statement then runs over the matched ids.
+ * Source: issue 3 §1, §2, §6; reference §4.2, §4.8, §14.
  */
 import type { Db, Queryable as DbQueryable } from '../../db/db.js';
 import { loadQueries, positionalParams, withOrder, type NamedQuery } from '../../db/queries.js';
 import { BadRequestError, FieldError } from '../../errors.js';
 import {
-  compileSubscriberQuery, embedQuery, guardedTx, limitsForStore, QueryRefusedError, type CompiledQuery, type Queryable, type TxRunner,
+  compileMatchedIds, compileSubscriberQuery, embedQuery, guardedTx, limitsForStore, QueryRefusedError, steppedIds,
+  type CompiledQuery, type Queryable, type TxRunner,
 } from '../../segmentation/index.js';
 import { likeTerm } from '../lists/service.js';
 import type { SubscriberRow } from './repo.js';
@@ -22,6 +26,9 @@ const Q = loadQueries(new URL('./filter.sql', import.meta.url), [
   'filter-count-in-lists',
   'filter-ids',
   'filter-ids-in-lists',
+  'filter-ids-range',
+  'filter-ids-range-in-lists',
+  'max-id',
   'total-all',
   'total-one-list',
 ]);
@@ -98,13 +105,14 @@ export class SubscriberFinder {
    * fewer than `batchRows` rows. Errors from `visit` end the read and are re-thrown.
    */
   async scan(
-    f: SubscriberFilter,
+    filter: SubscriberFilter,
     order: string,
     limit: number | null,
     offset: number,
     batchRows: number,
     visit: (rows: SubscriberRow[], total: number, tx: DbQueryable) => Promise<void>,
   ): Promise<void> {
+    const f = this.stepped(filter) ? await this.resolved(filter, 0) : filter;
     const inLists = f.params.list_ids.length > 0;
     const page = this.statement(withOrder(inLists ? Q['filter-page-in-lists'] : Q['filter-page'], order), f, { limit, offset, after_id: 0 });
     const count = this.countStatement(f);
@@ -131,7 +139,8 @@ export class SubscriberFinder {
   }
 
   /** Up to `limit` matches with ids above `afterId`, in id order (CSV export batches). */
-  async batch(f: SubscriberFilter, afterId: number, limit: number): Promise<SubscriberRow[]> {
+  async batch(filter: SubscriberFilter, afterId: number, limit: number): Promise<SubscriberRow[]> {
+    const f = this.stepped(filter) ? await this.resolved(filter, afterId, limit) : filter;
     const inLists = f.params.list_ids.length > 0;
     const s = this.statement(withOrder(inLists ? Q['filter-page-in-lists'] : Q['filter-page'], 'subscribers.id ASC'), f, { limit, offset: 0, after_id: afterId });
     return this.guarded(f, (q) => q.query<SubscriberRow>(s.text, s.values));
@@ -139,9 +148,39 @@ export class SubscriberFinder {
 
   /** The ids of every match, ascending (the read-only step of bulk writes). */
   async ids(f: SubscriberFilter): Promise<number[]> {
+    if (this.stepped(f)) return this.matchedIds(f, 0);
     const s = this.statement(f.params.list_ids.length > 0 ? Q['filter-ids-in-lists'] : Q['filter-ids'], f, {});
     const rows = await this.guarded(f, (q) => q.query<{ id: number }>(s.text, s.values));
     return rows.map((r) => r.id);
+  }
+
+  /** Whether `f` is evaluated in steps: an expression on a store that cannot interrupt a statement. */
+  private stepped(f: SubscriberFilter): boolean {
+    return this.db.kind === 'pglite' && f.compiled !== null;
+  }
+
+  /**
+   * The ids above `afterId` that match `f` (every condition applied), ascending, evaluated in steps;
+   * with `stopAfter`, at least that many when there are (possibly a few more). Throws
+   * QueryRefusedError (timeout) past the statement timeout.
+   */
+  private async matchedIds(f: SubscriberFilter, afterId: number, stopAfter?: number): Promise<number[]> {
+    const q = f.params.list_ids.length > 0 ? Q['filter-ids-range-in-lists'] : Q['filter-ids-range'];
+    const text = embedQuery(q.text, f.compiled);
+    const [top] = await this.db.run<{ max: number }>(Q['max-id']);
+    const run = await steppedIds(this.runner, {
+      timeoutMs: this.timeoutMs(),
+      afterId,
+      maxId: top?.max ?? 0,
+      ...(stopAfter === undefined ? {} : { stopAfter }),
+      step: async (tx, lo, hi) => (await tx.query<{ id: number }>(text, positionalParams(q, { ...f.params, lo, hi }))).map((r) => r.id),
+    });
+    return run.ids;
+  }
+
+  /** `f` with its expression replaced by the ids it matched (stepped evaluation). */
+  private async resolved(f: SubscriberFilter, afterId: number, stopAfter?: number): Promise<SubscriberFilter> {
+    return { ...f, compiled: compileMatchedIds(await this.matchedIds(f, afterId, stopAfter)) };
   }
 
   private countStatement(f: SubscriberFilter): { text: string; values: unknown[] } {

@@ -21,7 +21,7 @@ export function subscriberSettings() {
       schema: Type.String({ pattern: DURATION_PATTERN }),
       default: '5s',
       description:
-        'Statement timeout of subscriber filters (the `query` SQL expression, `search`, list filters, bulk query operations and the CSV export), e.g. `5s`, `800ms`. PostgreSQL only: the embedded store cannot interrupt a running statement.',
+        'Statement timeout of subscriber filters (the `query` SQL expression, `search`, list filters, bulk query operations and the CSV export), e.g. `5s`, `800ms`. On the embedded store, which cannot interrupt a statement, a `query` expression is evaluated in steps and stopped between two steps once this time has passed.',
       check: (v) => {
         const ms = parseDuration(v);
         return ms === null || ms < QUERY_TIMEOUT_RANGE.min || ms > QUERY_TIMEOUT_RANGE.max ? 'must be a duration from 100ms to 1h' : null;
