@@ -87,6 +87,12 @@ export function coreSettings(config: Config) {
       description: 'Public base URL used in links inside e-mails; trailing slashes are removed.',
       normalize: withoutTrailingSlashes,
     }),
+    logoUrl: defineSetting({
+      key: 'app.logo_url',
+      schema: Type.String({ maxLength: 2000, pattern: '^(https?://\\S+)?$' }),
+      default: '',
+      description: 'Logo URL, what `LogoURL` returns in templates (listmonk\'s system e-mails show it); empty: none.',
+    }),
     fromEmail: defineSetting({
       key: 'app.from_email',
       schema: Type.String({ minLength: 3, maxLength: 2000 }),

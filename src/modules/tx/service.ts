@@ -27,6 +27,8 @@ export interface TxServiceDeps {
   /** Default sender (setting app.from_email). */
   defaultFrom: () => string;
   rootUrl: () => string;
+  /** `app.logo_url`, what `LogoURL` returns; default ''. */
+  logoUrl?: () => string;
   log: Logger;
 }
 
@@ -64,7 +66,7 @@ export class TxService {
     const altbody = req.altbody && req.content_type !== 'plain' ? compileText('altbody', req.altbody) : null;
     const found = await this.resolve(req.subscriber_mode ?? 'default', selection);
     const sendable = found.recipients.filter((r) => r.status !== 'blocklisted');
-    const env = { rootUrl: this.d.rootUrl() };
+    const env = { rootUrl: this.d.rootUrl(), logoUrl: this.d.logoUrl?.() ?? '' };
     const tx = new TxView({ ...req, from_email: from, messenger: messenger.name, content_type: req.content_type ?? 'html' });
     const messages = sendable.map((sub) => {
       const data = { Subscriber: subscriberView(sub), Tx: tx };

@@ -1,6 +1,7 @@
 /**
  * listmonk's template functions (listmonk behaviour reference §16.3): TrackLink, TrackView,
- * UnsubscribeURL, ManageURL, OptinURL, MessageURL, ArchiveURL, RootURL, Date, L and Safe.
+ * UnsubscribeURL, ManageURL, OptinURL, MessageURL, ArchiveURL, RootURL, LogoURL (listmonk's system
+ * e-mails, cmd/init.go initTplFuncs), Date, L and Safe.
  * They read per-message values only through the caller's RenderEnv and the data; never the
  * environment, files or network. Each accepts listmonk's optional trailing `.` argument.
  */
@@ -91,6 +92,7 @@ export const LISTMONK_FUNCS: FuncTable = {
   MessageURL: urlFunc('messageUrl'),
   ArchiveURL: urlFunc('archiveUrl'),
   RootURL: def((c) => rootUrl(c.env), 0, 1),
+  LogoURL: def((c) => c.env.logoUrl ?? '', 0, 1),
   Date: def((c, layout) => formatTime(c.env.now ? c.env.now() : new Date(), str(layout) || ANSIC), 1),
   L: def(() => EN, 0),
   Safe: def((_c, s) => new SafeHTML(str(s)), 1),

@@ -40,6 +40,8 @@ export const tracking: Case[] = [
 ];
 
 export const misc: Case[] = [
+  { name: 'LogoURL (app.logo_url), as listmonk\'s system e-mails call it', tpl: '{{ LogoURL }}|{{ if ne LogoURL "" }}<img src="{{ LogoURL }}">{{ end }}', mode: 'html', env: { logoUrl: 'https://x.org/logo.png' }, want: 'https://x.org/logo.png|<img src="https://x.org/logo.png">' },
+  { name: 'LogoURL without a logo is empty', tpl: '[{{ LogoURL }}]{{ if ne LogoURL "" }}img{{ end }}', want: '[]' },
   { tpl: '{{ Date "2006-01-02" }}', want: '2024-03-05' },
   { tpl: '{{ Date "Mon, 02 Jan 2006 15:04:05 -0700" }}', want: 'Tue, 05 Mar 2024 14:07:09 +0000' },
   { name: 'empty Date layout is ANSIC', tpl: '{{ Date "" }}', want: 'Tue Mar  5 14:07:09 2024' },
