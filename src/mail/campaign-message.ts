@@ -72,6 +72,8 @@ export interface MessageUrls {
   unsubscribeHeader?: boolean;
   /** `app.logo_url`, what `LogoURL` returns; default ''. */
   logoUrl?: string;
+  /** `app.lang`, the language of `L`; default 'en'. */
+  lang?: string;
 }
 
 const ZERO_UUID = '00000000-0000-0000-0000-000000000000';
@@ -165,6 +167,7 @@ export class CampaignMessageBuilder {
     return {
       rootUrl,
       logoUrl: this.urls.logoUrl ?? '',
+      lang: this.urls.lang ?? 'en',
       unsubscribeUrl: (root) => unsubscribeUrl(rootUrl, c.uuid, subUuid(root)),
       manageUrl: (root) => `${unsubscribeUrl(rootUrl, c.uuid, subUuid(root))}?manage=true`,
       optinUrl: (root) => `${rootUrl}/subscription/optin/${subUuid(root)}?`,

@@ -120,3 +120,14 @@ describe('LogoURL, as listmonk\'s system e-mail templates call it (issue 15 item
     expect((await t.api('GET', `/api/campaigns/${c.id}/preview`)).body).toContain('<img src="https://cdn.example.org/logo.png">');
   });
 });
+
+describe('L and app.lang (issue 15 item 9)', () => {
+  it("renders listmonk's public and e-mail keys, with listmonk's plural rule; app.lang names a catalogue", async () => {
+    const c = await create({ body: '<p>{{ L.T "public.poweredBy" }}|{{ L.Tc "globals.terms.list" 1 }}|{{ L.Tc "globals.terms.list" 2 }}|{{ L.Ts "email.unsub" "x" }}</p>' });
+    expect((await t.api('GET', `/api/campaigns/${c.id}/preview`)).body).toContain('<p>Sent with|List|Lists|email.unsub: Invalid arguments</p>');
+    const bad = await t.api('PUT', '/api/settings', { 'app.lang': 'xx' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toMatch(/^app\.lang: no catalogue for "xx"; available: en/);
+    expect((await t.api('PUT', '/api/settings', { 'app.lang': 'en' })).status).toBe(200);
+  });
+});

@@ -96,7 +96,7 @@ export class CampaignMessages {
     const body = override.body ?? c.body;
     const templateBody = await this.templateBody(contentType, templateId);
     return templateErrors(() => {
-      const urls = { ...untrackedUrls(this.d.rootUrl()), logoUrl: this.d.urls().logoUrl ?? '' };
+      const urls = { ...this.d.urls(), ...untrackedUrls(this.d.rootUrl()) };
       const builder = new CampaignMessageBuilder(forMessage(c, { body, content_type: contentType }), templateBody, urls, { textAlternative: false });
       return builder.renderBody(sampleSubscriber());
     });

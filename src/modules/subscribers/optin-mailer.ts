@@ -29,6 +29,8 @@ export interface OptinMailConfig {
   rootUrl: string;
   /** `app.logo_url`, what `LogoURL` returns in the template; default ''. */
   logoUrl?: string;
+  /** `app.lang`, the language of `L` (and of the subject of the shipped template); default 'en'. */
+  lang?: string;
   fromEmail: string;
   templateId: number | null;
 }
@@ -176,10 +178,10 @@ export class OptinMailer {
     };
     const template = await this.template(cfg.templateId);
     try {
-      return template.render(data, { rootUrl: cfg.rootUrl, logoUrl: cfg.logoUrl ?? '' }, envelope);
+      return template.render(data, { rootUrl: cfg.rootUrl, logoUrl: cfg.logoUrl ?? '', lang: cfg.lang ?? 'en' }, envelope);
     } catch (err) {
       this.opts.logger.error({ err, template_id: cfg.templateId }, 'the opt-in template failed; using the shipped one');
-      return this.compiled(SHIPPED.subject, defaultTemplateBody(SHIPPED.file), 'shipped opt-in template').render(data, { rootUrl: cfg.rootUrl, logoUrl: cfg.logoUrl ?? '' }, envelope);
+      return this.compiled(SHIPPED.subject, defaultTemplateBody(SHIPPED.file), 'shipped opt-in template').render(data, { rootUrl: cfg.rootUrl, logoUrl: cfg.logoUrl ?? '', lang: cfg.lang ?? 'en' }, envelope);
     }
   }
 
