@@ -228,7 +228,7 @@ export async function buildDeps(config: Config, logger: Logger, opts: BuildOptio
   // URLs inside real messages: the delivery engine, test sends and "view in browser" use the same.
   const urls = (): MessageUrls => {
     const p = privacySwitches();
-    return { rootUrl: settings.get(core.rootUrl), trackViews: !p.disableTracking, individualTracking: p.individualTracking, unsubscribeHeader: p.unsubscribeHeader };
+    return { rootUrl: settings.get(core.rootUrl), logoUrl: settings.get(core.logoUrl), lang: settings.get(core.lang), trackViews: !p.disableTracking, individualTracking: p.individualTracking, unsubscribeHeader: p.unsubscribeHeader };
   };
   const notifier = new AdminNotifier({
     messengers,
@@ -280,7 +280,7 @@ export async function buildDeps(config: Config, logger: Logger, opts: BuildOptio
     repo: subscriberRepo,
     templates: templateRepo,
     messengers,
-    config: () => ({ rootUrl: settings.get(core.rootUrl), fromEmail: settings.get(core.fromEmail), templateId: settings.get(core.optinTemplateId) }),
+    config: () => ({ rootUrl: settings.get(core.rootUrl), logoUrl: settings.get(core.logoUrl), lang: settings.get(core.lang), fromEmail: settings.get(core.fromEmail), templateId: settings.get(core.optinTemplateId) }),
     logger: logger.child({ component: 'optin-mailer' }),
   });
   const requestOptin = (throttle: boolean) => (id: number) => {
@@ -331,6 +331,8 @@ export async function buildDeps(config: Config, logger: Logger, opts: BuildOptio
     messengers,
     defaultFrom: () => settings.get(core.fromEmail),
     rootUrl: () => settings.get(core.rootUrl),
+    logoUrl: () => settings.get(core.logoUrl),
+    lang: () => settings.get(core.lang),
     log: logger.child({ component: 'tx' }),
   });
   const importRepo = new ImportRepo(db);

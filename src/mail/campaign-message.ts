@@ -70,6 +70,10 @@ export interface MessageUrls {
   individualTracking?: boolean;
   /** `privacy.unsubscribe_header` (default true): add List-Unsubscribe and List-Unsubscribe-Post. */
   unsubscribeHeader?: boolean;
+  /** `app.logo_url`, what `LogoURL` returns; default ''. */
+  logoUrl?: string;
+  /** `app.lang`, the language of `L`; default 'en'. */
+  lang?: string;
 }
 
 const ZERO_UUID = '00000000-0000-0000-0000-000000000000';
@@ -162,6 +166,8 @@ export class CampaignMessageBuilder {
     const subUuid = (root: unknown): string => (root as { Subscriber: { UUID: string } }).Subscriber.UUID;
     return {
       rootUrl,
+      logoUrl: this.urls.logoUrl ?? '',
+      lang: this.urls.lang ?? 'en',
       unsubscribeUrl: (root) => unsubscribeUrl(rootUrl, c.uuid, subUuid(root)),
       manageUrl: (root) => `${unsubscribeUrl(rootUrl, c.uuid, subUuid(root))}?manage=true`,
       optinUrl: (root) => `${rootUrl}/subscription/optin/${subUuid(root)}?`,

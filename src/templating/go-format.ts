@@ -4,8 +4,8 @@
  */
 import { chargeBuilt, chargeText, chargeWalk } from './budget.js';
 import { formatE, formatF, formatG, formatNumberV } from './go-number.js';
-import { GoNull, NullTime } from './go-null.js';
-import { timeString } from './go-time.js';
+import { GoNull, NullInt, NullString, NullTime } from './go-null.js';
+import { MONTHS, timeString } from './go-time.js';
 import { SafeHTML } from './types.js';
 import { goTypeName, isMap, mapGet, sortedKeys } from './values.js';
 
@@ -191,6 +191,7 @@ function formatString(s: string, spec: Spec): string {
 function formatArg(arg: unknown, spec: Spec, depth = 0): string {
   const verb = spec.verb;
   if (verb === 'T') return goTypeName(arg);
+  if (verb === 'v' && spec.sharp) return goSyntax(arg);
   // listmonk's null.String/Int/Time format as their value (nil when null) for every verb.
   const v = arg instanceof GoNull ? (arg.Valid ? nullValue(arg) : null) : arg;
   if (typeof v === 'number') return Number.isInteger(v) && !'eEfFgG'.includes(verb) ? formatInt(v, spec) : formatFloat(v, spec);
@@ -213,6 +214,50 @@ function formatArg(arg: unknown, spec: Spec, depth = 0): string {
   }
   if ((verb === 's' || verb === 'q') && v instanceof Date) return formatString(timeString(v), spec);
   return bad(verb, v);
+}
+
+/**
+ * Go's `%#v`: the value as Go syntax, as fmt prints it for the types templates see: `"text"`,
+ * `[]interface {}{1, "a"}`, `map[string]interface {}{"a":1}` (sorted keys), `time.Date(2024,
+ * time.March, 5, 14, 7, 9, 250000000, time.UTC)`, `null.String{String:"x", Valid:true}`, structs as
+ * `Name{Field:value, …}`, nil as `<nil>`. Charged to the step budget like every walk.
+ */
+export function goSyntax(v: unknown, depth = 0): string {
+  switch (typeof v) {
+    case 'string': return goQuote(v);
+    case 'number': return formatNumberV(v);
+    case 'boolean': return v ? 'true' : 'false';
+    case 'bigint': return v.toString();
+    case 'undefined': return '<nil>';
+    case 'function': return '(func())(nil)';
+    case 'symbol': return goQuote(v.toString());
+  }
+  if (v === null) return '<nil>';
+  if (depth > MAX_PRINT_DEPTH) return '...';
+  if (v instanceof SafeHTML) return goQuote(v.value);
+  if (v instanceof Date) return goTimeSyntax(v);
+  if (v instanceof NullTime) return `null.Time{Time:${goTimeSyntax(v.Time)}, Valid:${v.Valid}}`;
+  if (v instanceof NullString) return `null.String{String:${goQuote(v.String)}, Valid:${v.Valid}}`;
+  if (v instanceof NullInt) return `null.Int{Int:${v.Int}, Valid:${v.Valid}}`;
+  if (Array.isArray(v)) {
+    chargeWalk(v.length + 1);
+    return chargeBuilt(`[]interface {}{${v.map((e) => goSyntax(e, depth + 1)).join(', ')}}`);
+  }
+  if (isMap(v)) {
+    const keys = sortedKeys(v);
+    chargeWalk(2 * keys.length + 1);
+    return chargeBuilt(`map[string]interface {}{${keys.map((k) => `${goSyntax(typeof k === 'string' ? k : String(k), depth + 1)}:${goSyntax(mapGet(v, k), depth + 1)}`).join(', ')}}`);
+  }
+  const keys = Object.keys(v as object);
+  chargeWalk(keys.length + 1);
+  const fields = keys.map((k) => `${k}:${goSyntax((v as Record<string, unknown>)[k], depth + 1)}`);
+  return chargeBuilt(`${goTypeName(v)}{${fields.join(', ')}}`);
+}
+
+/** time.Time's GoString (Go 1.17+), in UTC. */
+function goTimeSyntax(d: Date): string {
+  const t = Number.isNaN(d.getTime()) ? new Date(0) : d;
+  return `time.Date(${t.getUTCFullYear()}, time.${MONTHS[t.getUTCMonth()]}, ${t.getUTCDate()}, ${t.getUTCHours()}, ${t.getUTCMinutes()}, ${t.getUTCSeconds()}, ${t.getUTCMilliseconds() * 1e6}, time.UTC)`;
 }
 
 function nullValue(v: GoNull): unknown {

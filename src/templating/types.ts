@@ -41,6 +41,10 @@ export const DEFAULT_LIMITS: ResolvedLimits = Object.freeze({
 export interface RenderEnv {
   /** Root URL without trailing slash, e.g. `https://lists.example.com`. */
   rootUrl?: string;
+  /** What `LogoURL` returns (setting `app.logo_url`); default ''. */
+  logoUrl?: string;
+  /** Language of `L` (a catalogue in src/i18n, setting `app.lang`); default and fallback 'en'. */
+  lang?: string;
   /** Returns the tracked URL for `url` (the caller registers links ahead of time, see trackedUrls()). */
   trackLink?(url: string, root: unknown): string;
   /** Returns the `<img …>` view-tracking tag (inserted as safe HTML) or ''. */

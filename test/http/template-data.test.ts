@@ -5,7 +5,7 @@
  * as written and may be saved. Both stores (DATABASE_URL selects PostgreSQL).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../helpers/app.js';
+import { buildTestApp, ROOT_URL, type TestApp } from '../helpers/app.js';
 import { waitForCampaign } from '../helpers/campaigns.js';
 import { headerValue, startSmtpSink, type SmtpSink } from '../helpers/smtp.js';
 
@@ -85,5 +85,49 @@ describe('subjects without both {{ and }} are text (issue 15 item 10)', () => {
     const bad = await t.api('POST', '/api/campaigns', { name: 'x', subject: 'Hi {{ .Subscriber.Name | }}', lists: [listId], body: '<p>x</p>' });
     expect(bad.status).toBe(400);
     expect(bad.body.message).toMatch(/^subject: template error/);
+  });
+});
+
+describe('TrackLink on mailto: links and URLs with spaces, as listmonk (issue 15 item 10)', () => {
+  it('tracks both and redirects to them, the spaces percent-encoded', async () => {
+    const body = '<a href="{{ TrackLink "mailto:ada@example.org?subject=Hi there" }}">m</a> <a href="{{ TrackLink "https://example.org/a b/ü" }}">s</a>';
+    const c = await create({ body });
+    expect((await t.api('PUT', `/api/campaigns/${c.id}/status`, { status: 'running' })).status).toBe(200);
+    await waitForCampaign(t, c.id, 'finished');
+    const [mail] = mailsOf(c.uuid);
+    const hrefs = [...String(mail?.parsed.html).matchAll(/href="([^"]+\/link\/[^"]+)"/gu)].map((m) => m[1]!);
+    expect(hrefs).toHaveLength(2);
+    const targets = [];
+    for (const href of hrefs) {
+      expect(href).toMatch(new RegExp(`^${ROOT_URL}/link/[0-9a-f-]{36}/${c.uuid}/`, 'u'));
+      const res = await t.app.inject({ method: 'GET', url: href.replace(ROOT_URL, '') });
+      expect(res.statusCode).toBe(307);
+      targets.push(res.headers.location);
+    }
+    expect(targets).toEqual(['mailto:ada@example.org?subject=Hi%20there', 'https://example.org/a%20b/%C3%BC']);
+  });
+});
+
+describe('LogoURL, as listmonk\'s system e-mail templates call it (issue 15 item 10)', () => {
+  it('prints app.logo_url, empty until set; a bad URL is refused', async () => {
+    const c = await create({ body: '<p>[{{ LogoURL }}]{{ if ne LogoURL "" }}<img src="{{ LogoURL }}">{{ end }}</p>' });
+    expect((await t.api('GET', `/api/campaigns/${c.id}/preview`)).body).toContain('<p>[]</p>');
+    expect((await t.api('PUT', '/api/settings', { 'app.logo_url': 'javascript:alert(1)' })).status).toBe(400);
+    expect((await t.api('PUT', '/api/settings', { 'app.logo_url': 'https://cdn.example.org/logo.png' })).status).toBe(200);
+    expect((await t.api('POST', `/api/campaigns/${c.id}/test`, { subscribers: ['ada@example.org'] })).status).toBe(200);
+    const [mail] = mailsOf(c.uuid);
+    expect(mail?.parsed.html).toContain('<p>[https://cdn.example.org/logo.png]<img src="https://cdn.example.org/logo.png"></p>');
+    expect((await t.api('GET', `/api/campaigns/${c.id}/preview`)).body).toContain('<img src="https://cdn.example.org/logo.png">');
+  });
+});
+
+describe('L and app.lang (issue 15 item 9)', () => {
+  it("renders listmonk's public and e-mail keys, with listmonk's plural rule; app.lang names a catalogue", async () => {
+    const c = await create({ body: '<p>{{ L.T "public.poweredBy" }}|{{ L.Tc "globals.terms.list" 1 }}|{{ L.Tc "globals.terms.list" 2 }}|{{ L.Ts "email.unsub" "x" }}</p>' });
+    expect((await t.api('GET', `/api/campaigns/${c.id}/preview`)).body).toContain('<p>Sent with|List|Lists|email.unsub: Invalid arguments</p>');
+    const bad = await t.api('PUT', '/api/settings', { 'app.lang': 'xx' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toMatch(/^app\.lang: no catalogue for "xx"; available: en/);
+    expect((await t.api('PUT', '/api/settings', { 'app.lang': 'en' })).status).toBe(200);
   });
 });

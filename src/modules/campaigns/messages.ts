@@ -98,7 +98,8 @@ export class CampaignMessages {
     const body = override.body ?? c.body;
     const templateBody = await this.templateBody(contentType, templateId);
     return templateErrors(() => {
-      const builder = new CampaignMessageBuilder(forMessage(c, { body, content_type: contentType }), templateBody, untrackedUrls(this.d.rootUrl()), { textAlternative: false });
+      const urls = { ...this.d.urls(), ...untrackedUrls(this.d.rootUrl()) };
+      const builder = new CampaignMessageBuilder(forMessage(c, { body, content_type: contentType }), templateBody, urls, { textAlternative: false });
       return builder.renderBody(sampleSubscriber());
     });
   }

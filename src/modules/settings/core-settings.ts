@@ -8,6 +8,7 @@ import { FieldError } from '../../errors.js';
 import { randomUUID } from 'node:crypto';
 import { Type, type Static } from 'typebox';
 import type { Config } from '../../config.js';
+import { availableLanguages, hasLanguage } from '../../i18n/catalog.js';
 import { parseSender } from '../../mail/address.js';
 import { DURATION_PATTERN } from '../../util/duration.js';
 import { defineSetting, duplicateUuid, passwordBlocks, type SettingDef } from './definitions.js';
@@ -97,6 +98,19 @@ export function coreSettings(config: Config) {
       default: config.rootUrl,
       description: 'Public base URL used in links inside e-mails; trailing slashes are removed.',
       normalize: withoutTrailingSlashes,
+    }),
+    logoUrl: defineSetting({
+      key: 'app.logo_url',
+      schema: Type.String({ maxLength: 2000, pattern: '^(https?://\\S+)?$' }),
+      default: '',
+      description: 'Logo URL, what `LogoURL` returns in templates (listmonk\'s system e-mails show it); empty: none.',
+    }),
+    lang: defineSetting({
+      key: 'app.lang',
+      schema: Type.String({ minLength: 2, maxLength: 20 }),
+      default: 'en',
+      description: 'Language of `L.T`/`L.Ts`/`L.Tc` in templates: a catalogue file in src/i18n (listmonk\'s `app.lang`).',
+      check: (v) => (hasLanguage(v) ? null : `no catalogue for "${v}"; available: ${availableLanguages().join(', ')}`),
     }),
     fromEmail: defineSetting({
       key: 'app.from_email',

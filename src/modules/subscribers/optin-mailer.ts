@@ -27,6 +27,10 @@ import type { OptinList, SubscriberRepo, SubscriberRow } from './repo.js';
 /** What the mailer reads from settings at each send. */
 export interface OptinMailConfig {
   rootUrl: string;
+  /** `app.logo_url`, what `LogoURL` returns in the template; default ''. */
+  logoUrl?: string;
+  /** `app.lang`, the language of `L` (and of the subject of the shipped template); default 'en'. */
+  lang?: string;
   fromEmail: string;
   templateId: number | null;
 }
@@ -176,10 +180,10 @@ export class OptinMailer {
     };
     const template = await this.template(cfg.templateId);
     try {
-      return template.render(data, { rootUrl: cfg.rootUrl }, envelope);
+      return template.render(data, { rootUrl: cfg.rootUrl, logoUrl: cfg.logoUrl ?? '', lang: cfg.lang ?? 'en' }, envelope);
     } catch (err) {
       this.opts.logger.error({ err, template_id: cfg.templateId }, 'the opt-in template failed; using the shipped one');
-      return this.compiled(SHIPPED.subject, defaultTemplateBody(SHIPPED.file), 'shipped opt-in template').render(data, { rootUrl: cfg.rootUrl }, envelope);
+      return this.compiled(SHIPPED.subject, defaultTemplateBody(SHIPPED.file), 'shipped opt-in template').render(data, { rootUrl: cfg.rootUrl, logoUrl: cfg.logoUrl ?? '', lang: cfg.lang ?? 'en' }, envelope);
     }
   }
 

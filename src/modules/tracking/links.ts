@@ -4,7 +4,7 @@
  * it is sent, so the click endpoint can redirect only to URLs a campaign registered (no open redirect).
  * URLs known when the campaign compiles (`trackedUrls()`) are registered when its job starts; URLs
  * computed per subscriber (`{{ TrackLink .Subscriber.Attribs.url }}`) are collected during rendering and
- * registered before that message is sent (the job renders it again). Only http(s) URLs are tracked.
+ * registered before that message is sent (the job renders it again). http(s) and mailto URLs are tracked.
  */
 import type { Db } from '../../db/db.js';
 import { loadQueries } from '../../db/queries.js';
@@ -19,9 +19,21 @@ const CACHE_LIMIT = 20_000;
 /** Longest URL that is tracked; longer ones are left as they are. */
 const MAX_URL_LENGTH = 2048;
 
-/** True for a URL that can be tracked (http or https, of sane length). */
+/**
+ * True for a URL that can be tracked: http, https or mailto, of sane length. As listmonk, `mailto:`
+ * links and URLs with spaces are tracked too (issue 15 item 10); the click redirect percent-encodes
+ * what a Location header cannot carry (see {@link locationOf}).
+ */
 export function isTrackable(url: string): boolean {
-  return url.length <= MAX_URL_LENGTH && /^https?:\/\/[^\s]+$/iu.test(url);
+  return url.length <= MAX_URL_LENGTH && /^(?:https?:\/\/[^\s]|mailto:[^\s])/iu.test(url);
+}
+
+/**
+ * A stored link as a Location header value: spaces, controls and non-ASCII characters
+ * percent-encoded as UTF-8 (existing `%XX` escapes are kept), so any registered URL redirects.
+ */
+export function locationOf(url: string): string {
+  return url.replace(/[^\x21-\x7e]/gu, (c) => [...Buffer.from(c, 'utf8')].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join(''));
 }
 
 /** Registers and resolves tracked links; one per process, shared by every campaign job. */

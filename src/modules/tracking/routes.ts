@@ -9,6 +9,7 @@ import { html, page } from '../../http/html.js';
 import { Envelope, errorResponses, Id } from '../../http/schemas.js';
 import { CountBucket, DashboardCounts as Counts, LinkCount } from './schemas.js';
 import { parseBound, type AnalyticsType, type TrackingService } from './service.js';
+import { locationOf } from './links.js';
 
 const tags = ['tracking'];
 const PixelPath = Type.Object({ campaignUuid: Type.String({ maxLength: 64 }), subscriberUuid: Type.String({ maxLength: 64 }) });
@@ -53,7 +54,7 @@ export function trackingRoutes(app: App, tracking: TrackingService): void {
     const { linkUuid, campaignUuid, subscriberUuid } = req.params;
     const url = await tracking.click(linkUuid, campaignUuid, subscriberUuid);
     if (url === null) return invalidLink(reply);
-    return reply.header('X-Robots-Tag', 'noindex').header('Cache-Control', 'no-store').redirect(url, 307);
+    return reply.header('X-Robots-Tag', 'noindex').header('Cache-Control', 'no-store').redirect(locationOf(url), 307);
   });
 
   app.get('/api/campaigns/analytics/:type', {

@@ -28,6 +28,10 @@ export interface TxServiceDeps {
   /** Default sender (setting app.from_email). */
   defaultFrom: () => string;
   rootUrl: () => string;
+  /** `app.logo_url`, what `LogoURL` returns; default ''. */
+  logoUrl?: () => string;
+  /** `app.lang`, the language of `L`; default 'en'. */
+  lang?: () => string;
   log: Logger;
 }
 
@@ -63,7 +67,7 @@ export class TxService {
     const altbody = req.altbody && req.content_type !== 'plain' ? compileText('altbody', req.altbody) : null;
     const found = await this.resolve(req.subscriber_mode ?? 'default', selection);
     const sendable = found.recipients.filter((r) => r.status !== 'blocklisted');
-    const env = { rootUrl: this.d.rootUrl() };
+    const env = { rootUrl: this.d.rootUrl(), logoUrl: this.d.logoUrl?.() ?? '', lang: this.d.lang?.() ?? 'en' };
     const tx = new TxView({ ...req, from_email: from, messenger: messenger.name, content_type: req.content_type ?? 'html' });
     const messages = sendable.map((sub) => {
       const data = { Subscriber: subscriberView(sub), Tx: tx };

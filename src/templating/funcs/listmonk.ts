@@ -1,6 +1,7 @@
 /**
  * listmonk's template functions (listmonk behaviour reference §16.3): TrackLink, TrackView,
- * UnsubscribeURL, ManageURL, OptinURL, MessageURL, ArchiveURL, RootURL, Date, L and Safe.
+ * UnsubscribeURL, ManageURL, OptinURL, MessageURL, ArchiveURL, RootURL, LogoURL (listmonk's system
+ * e-mails, cmd/init.go initTplFuncs), Date, L and Safe.
  * They read per-message values only through the caller's RenderEnv and the data; never the
  * environment, files or network. Each accepts listmonk's optional trailing `.` argument.
  */
@@ -8,7 +9,7 @@ import { ANSIC, formatTime } from '../go-time.js';
 import type { CallContext, RenderEnv } from '../types.js';
 import { SafeHTML } from '../types.js';
 import { str } from './conv.js';
-import { EN_STRINGS } from './i18n-en.js';
+import { I18n } from '../i18n.js';
 import { def, type FuncTable } from './registry.js';
 
 const ZERO_UUID = '00000000-0000-0000-0000-000000000000';
@@ -50,36 +51,7 @@ function trackLink(c: CallContext, url: unknown): string {
   return c.env.trackLink ? c.env.trackLink.call(c.env, u, c.root) : u;
 }
 
-/** listmonk's i18n object: `L.T "key"`, `L.Ts "key" "name" "value"…`, `L.Tc "key" n`. */
-export class I18n {
-  /** Singular forms, computed once: `T` runs for every message. */
-  readonly #singular: Map<string, string>;
 
-  constructor(private readonly strings: Readonly<Record<string, string>> = EN_STRINGS) {
-    this.#singular = new Map(Object.entries(strings).map(([k, v]) => [k, (v.split('|')[0] as string).trim()]));
-  }
-
-  T(key: unknown): string {
-    const k = str(key);
-    return this.#singular.get(k) ?? k;
-  }
-
-  Ts(key: unknown, ...params: unknown[]): string {
-    let s = this.T(key);
-    for (let i = 0; i + 1 < params.length; i += 2) s = s.split(`{${str(params[i])}}`).join(str(params[i + 1]));
-    return s;
-  }
-
-  Tc(key: unknown, n: unknown): string {
-    const k = str(key);
-    const s = this.strings[k];
-    if (s === undefined) return k;
-    const forms = s.split('|').map((f) => f.trim());
-    return (Number(n) === 1 ? forms[0] : forms[1] ?? forms[0]) as string;
-  }
-}
-
-const EN = new I18n();
 
 /** The listmonk functions by name. */
 export const LISTMONK_FUNCS: FuncTable = {
@@ -91,7 +63,8 @@ export const LISTMONK_FUNCS: FuncTable = {
   MessageURL: urlFunc('messageUrl'),
   ArchiveURL: urlFunc('archiveUrl'),
   RootURL: def((c) => rootUrl(c.env), 0, 1),
+  LogoURL: def((c) => c.env.logoUrl ?? '', 0, 1),
   Date: def((c, layout) => formatTime(c.env.now ? c.env.now() : new Date(), str(layout) || ANSIC), 1),
-  L: def(() => EN, 0),
+  L: def((c) => I18n.for(c.env.lang), 0),
   Safe: def((_c, s) => new SafeHTML(str(s)), 1),
 };

@@ -68,7 +68,7 @@ describe('default campaign template', () => {
     const unsub = `${root}/subscription/${campaign.UUID}/${subscriber.UUID}`;
     expect(html).toContain(`<a href="${unsub}" style="color: #6b7280; text-decoration: underline;">Unsubscribe</a>`);
     expect(html).toContain(`<a href="${root}/campaign/${campaign.UUID}/${subscriber.UUID}" style="color: #6b7280; text-decoration: underline;">View in browser</a>`);
-    expect(html).toContain('Don&#39;t want to receive these e-mails?');
+    expect(html).toContain('Rather not get these e-mails?');
     expect(html).toContain(`<img src="${root}/campaign/${campaign.UUID}/${subscriber.UUID}/px.png"`);
     expect(html).toContain('<!--[if mso]>');
     expect(html).not.toContain('{{');
@@ -115,7 +115,7 @@ describe('opt-in confirmation template', () => {
 
   it('greets by first name and lists the lists', () => {
     expect(html).toContain('<title>Confirm subscription</title>');
-    expect(html).toContain('Hi Ann,');
+    expect(html).toContain('Hello Ann,');
     expect(html).toContain('<ul style="margin: 0 0 24px; padding-left: 20px;">\n                <li style="margin: 0 0 4px;">Weekly &lt;news&gt;</li>\n                <li style="margin: 0 0 4px;">Private list</li>\n              </ul>');
   });
 

@@ -57,7 +57,7 @@ const TEXT_WALKERS = [
   '{{ b64enc $a }}', '{{ splitList "," $a }}', '{{ wrap 10 $a }}', '{{ repeat 1 $a }}', '{{ dict $a 1 }}',
   '{{ trunc 3 $a }}', '{{ hasPrefix $a "x" }}', '{{ plural $a "b" 1 }}', '{{ fail $a }}',
   // listmonk functions
-  '{{ Safe $a }}', '{{ TrackLink $a }}', '{{ L.T $a }}', '{{ L.Ts "k" "x" $a }}', '{{ Date $a }}',
+  '{{ Safe $a }}', '{{ TrackLink $a }}', '{{ L.T $a }}', '{{ L.Ts "email.unsub" "x" $a }}', '{{ Date $a }}',
 ];
 
 const HTML_WALKERS = [

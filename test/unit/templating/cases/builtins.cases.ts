@@ -32,6 +32,10 @@ export const comparisons: Case[] = [
   { tpl: '{{ lt 1 "a" }}', err: { type: 'exec', msg: 'incompatible types for comparison' } },
   { tpl: '{{ lt .missing 1 }}', data: {}, err: { type: 'exec', msg: 'invalid type for comparison' } },
   { tpl: '{{ if gt (len .l) 2 }}many{{ else }}few{{ end }}', data: { l: [1, 2, 3] }, want: 'many' },
+  {
+    name: 'ints and floats compare by value (Go: incompatible types; deliberate, docs/differences-from-listmonk.md)',
+    tpl: '{{ eq 1 1.0 }} {{ lt 1 1.5 }} {{ eq .age 30 }} {{ eq .age 30.0 }} {{ ge .score 2 }}', data: { age: 30, score: 2.5 }, want: 'true true true true true',
+  },
 ];
 
 export const lengthIndexSlice: Case[] = [
@@ -114,6 +118,10 @@ export const printf: Case[] = [
   { tpl: '{{ printf "%6.2f%%" 12.345 }}', want: ' 12.35%' },
   { tpl: '{{ printf "%s" (Safe "<b>") }}', want: '<b>' },
   { tpl: '{{ printf "%s" .t }}', data: { t: new Date(Date.UTC(2024, 0, 1)) }, want: '2024-01-01 00:00:00 +0000 UTC' },
+  { name: '%#v is Go syntax', tpl: '{{ printf "%#v|%#v|%#v|%#v|%#v" "a\\"b" 1 2.5 true nil }}', want: '"a\\"b"|1|2.5|true|<nil>' },
+  { tpl: '{{ printf "%#v" (list 1 "a" (dict "k" (list))) }}', want: '[]interface {}{1, "a", map[string]interface {}{"k":[]interface {}{}}}' },
+  { tpl: '{{ printf "%#v" .t }}', data: { t: new Date(Date.UTC(2024, 2, 5, 14, 7, 9, 250)) }, want: 'time.Date(2024, time.March, 5, 14, 7, 9, 250000000, time.UTC)' },
+  { tpl: '{{ printf "%#v" (Safe "<b>") }}', want: '"<b>"' },
   { tpl: '{{ printf "%*d" 99999999 1 }}', err: { type: 'exec', msg: 'width or precision' }, limits: { maxOutputBytes: 1000 } },
 ];
 

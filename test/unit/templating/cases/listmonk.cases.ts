@@ -39,15 +39,30 @@ export const tracking: Case[] = [
   { name: 'javascript: in TrackLink is defanged', tpl: '<a href="{{ TrackLink "javascript:alert(1)" }}">x</a>', data, mode: 'html', want: '<a href="#ZgotmplZ">x</a>' },
 ];
 
+/** L (issue 15 item 9): listmonk's plural rule for Tc, its answer to Ts with an odd number of arguments. */
+export const i18n: Case[] = [
+  { name: 'T of a "Singular | Plural" key is the singular', tpl: '{{ L.T "globals.terms.list" }}', want: 'List' },
+  { name: 'Tc: plural only when n > 1', tpl: '{{ L.Tc "globals.terms.list" 0 }}|{{ L.Tc "globals.terms.list" 1 }}|{{ L.Tc "globals.terms.list" 2 }}|{{ L.Tc "globals.terms.list" -3 }}|{{ L.Tc "globals.terms.list" 1.5 }}', want: 'List|List|Lists|List|Lists' },
+  { name: 'Tc of a key without plural, and of an unknown key', tpl: '{{ L.Tc "email.unsub" 5 }}|{{ L.Tc "no.such" 5 }}', want: 'Unsubscribe|no.such' },
+  { name: 'Ts substitutes {name} parameters', tpl: '{{ L.Ts "templates.errorCompiling" "error" "bad <b>" }}', want: 'The template does not compile: bad <b>' },
+  { name: 'Ts with an odd number of arguments answers as listmonk', tpl: '{{ L.Ts "templates.errorCompiling" "error" }}|{{ L.Ts "no.such" "x" }}', want: 'templates.errorCompiling: Invalid arguments|no.such: Invalid arguments' },
+  { name: 'Ts translates {key} references inside a value', tpl: '{{ L.Ts "globals.messages.errorFetching" "name" "{globals.terms.lists}" "error" "timeout" }}', want: 'Could not load Lists: timeout' },
+  { name: 'Ts of an unknown key is the key', tpl: '{{ L.Ts "no.such" "a" "b" }}', want: 'no.such' },
+  { name: 'a value referring to itself cannot loop', tpl: '{{ L.Ts "templates.errorCompiling" "error" "{x}{x}{x}" }}', want: 'The template does not compile: xxx' },
+  { name: 'the language comes from the env; unknown languages read English', tpl: '{{ L.T "email.unsub" }}', env: { lang: 'zz' }, want: 'Unsubscribe' },
+];
+
 export const misc: Case[] = [
+  { name: 'LogoURL (app.logo_url), as listmonk\'s system e-mails call it', tpl: '{{ LogoURL }}|{{ if ne LogoURL "" }}<img src="{{ LogoURL }}">{{ end }}', mode: 'html', env: { logoUrl: 'https://x.org/logo.png' }, want: 'https://x.org/logo.png|<img src="https://x.org/logo.png">' },
+  { name: 'LogoURL without a logo is empty', tpl: '[{{ LogoURL }}]{{ if ne LogoURL "" }}img{{ end }}', want: '[]' },
   { tpl: '{{ Date "2006-01-02" }}', want: '2024-03-05' },
   { tpl: '{{ Date "Mon, 02 Jan 2006 15:04:05 -0700" }}', want: 'Tue, 05 Mar 2024 14:07:09 +0000' },
   { name: 'empty Date layout is ANSIC', tpl: '{{ Date "" }}', want: 'Tue Mar  5 14:07:09 2024' },
   { tpl: '{{ Date }}', err: { type: 'exec', msg: 'wrong number of args for Date: want 1 got 0' } },
   { tpl: '{{ L.T "email.unsub" }}|{{ L.T "email.viewInBrowser" }}|{{ L.T "email.optin.confirmSubTitle" }}', want: 'Unsubscribe|View in browser|Confirm subscription' },
   { tpl: '{{ L.T "no.such.key" }}', want: 'no.such.key' },
-  { tpl: '{{ L.T "email.unsubHelp" }}', mode: 'html', want: 'Don&#39;t want to receive these e-mails?' },
-  { tpl: '{{ L.Ts "email.optin.confirmSubWelcome" }} {{ L.Tc "email.unsub" 2 }}', want: 'Hi Unsubscribe' },
+  { tpl: '{{ L.T "public.poweredBy" }}|{{ L.T "email.unsubHelp" }}', mode: 'html', want: 'Sent with|Rather not get these e-mails?' },
+  { tpl: '{{ L.Ts "email.optin.confirmSubWelcome" }} {{ L.Tc "email.unsub" 2 }}', want: 'Hello Unsubscribe' },
   { tpl: '{{ Safe "<b>bold</b>" }}', mode: 'html', want: '<b>bold</b>' },
   { tpl: '{{ "<b>bold</b>" }}', mode: 'html', want: '&lt;b&gt;bold&lt;/b&gt;' },
   { tpl: '{{ .html }}', data: { html: new SafeHTML('<i>ok</i>') }, mode: 'html', want: '<i>ok</i>' },
