@@ -10,6 +10,7 @@ import type { Logger } from 'pino';
 import type { Db } from '../../db/db.js';
 import { loadQueries } from '../../db/queries.js';
 import { BadRequestError, FieldError } from '../../errors.js';
+import { acceptsNull, dropNullOptionals, explainNull } from '../../http/nulls.js';
 import { isUnchangedSecret, secretMovedProblem, type SettingDef } from './definitions.js';
 
 const Q = loadQueries(new URL('./queries.sql', import.meta.url), ['settings-all', 'settings-version', 'setting-seed', 'setting-write']);
@@ -84,15 +85,22 @@ export class SettingsService {
 
   /**
    * Normalises, validates and writes the given keys (others keep their values), in one transaction,
-   * then applies them. Throws FieldError naming the first unknown or invalid key; nothing is written then.
+   * then applies them. A key sent as `null` is not given, and keeps its value (nulls.ts). Throws
+   * FieldError naming the first unknown or invalid key; nothing is written then.
    */
   async update(patch: Record<string, unknown>): Promise<void> {
     const next = new Map<string, unknown>();
     for (const [key, raw] of Object.entries(patch)) {
       const entry = this.entries.get(key);
       if (entry === undefined) throw new FieldError(key, 'is not a known setting');
+      // `null` is "not given" (issue 15 item 2): the key keeps its value, a nested optional field its default.
+      if (raw === null && !acceptsNull(entry.def.schema)) continue;
+      dropNullOptionals(entry.def.schema, raw);
       const input = entry.def.normalize ? entry.def.normalize(raw) : raw;
-      if (!entry.validate(input)) throw new BadRequestError(describe(key, entry.validate.errors));
+      if (!entry.validate(input)) {
+        explainNull(entry.validate.errors, input);
+        throw new BadRequestError(describe(key, entry.validate.errors));
+      }
       const value = entry.def.keepSecrets ? entry.def.keepSecrets(input as never, this.get(entry.def) as never, key) : input;
       const problem = entry.def.check?.(value as never);
       if (problem) throw new FieldError(key, problem);

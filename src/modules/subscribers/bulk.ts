@@ -51,18 +51,18 @@ export class SubscriberBulkService {
 
   /**
    * Applies a membership change to subscribers `ids` (unknown ones ignored) in one transaction:
-   * `add` upserts with `status` (required; FieldError otherwise), `remove` deletes, `unsubscribe`
-   * marks unsubscribed. Unknown target lists are a FieldError. With `optin`, subscribers left with new
-   * unconfirmed memberships of double opt-in lists get the opt-in e-mail.
+   * `add` upserts with `status` (without one, as listmonk: new memberships `unconfirmed`, existing
+   * ones unchanged; reference §4.7), `remove` deletes, `unsubscribe` marks unsubscribed. Unknown
+   * target lists are a FieldError. With `optin`, subscribers left with new unconfirmed memberships of
+   * double opt-in lists get the opt-in e-mail.
    */
   async changeLists(ids: number[], change: MembershipChange, optin = true): Promise<void> {
-    if (change.action === 'add' && change.status === undefined) throw new FieldError('status', 'is required when action is add');
     const listIds = [...new Set(change.target_list_ids)];
     const unique = [...new Set(ids)].sort((a, b) => a - b);
     const { written, lists } = await txWithRetry(this.deps.db, async (tx) => {
       const lists = await knownLists(this.deps.lists, listIds, 'target_list_ids', tx);
       let written: WrittenMembership[] = [];
-      if (change.action === 'add') written = await this.deps.repo.upsertSubscriptions(unique, listIds, change.status!, tx);
+      if (change.action === 'add') written = await this.deps.repo.upsertSubscriptions(unique, listIds, change.status ?? null, tx);
       else if (change.action === 'remove') await this.deps.repo.removeSubscriptions(unique, listIds, tx);
       else await this.deps.repo.unsubscribe(unique, listIds, tx);
       return { written, lists };
@@ -90,7 +90,6 @@ export class SubscriberBulkService {
    * not sent from here (a filter can match millions; use an opt-in campaign, as listmonk does).
    */
   async changeListsByQuery(body: QueryListsBody): Promise<void> {
-    if (body.action === 'add' && body.status === undefined) throw new FieldError('status', 'is required when action is add');
     await knownLists(this.deps.lists, [...new Set(body.target_list_ids)], 'target_list_ids', this.deps.db);
     const ids = await this.resolve(body);
     await this.changeLists(ids, body, false);

@@ -53,16 +53,18 @@ WHERE sl.status <> EXCLUDED.status AND (EXCLUDED.status = 'unsubscribed' OR sl.s
 RETURNING list_id, status;
 
 -- name: subscriptions-upsert
--- `add` (reference §4.7, issue 3 §1): inserts memberships of the subscribers × lists with :status and
--- sets existing ones to it. A blocklisted subscriber's memberships stay `unsubscribed`. Rows are
--- written in key order so concurrent bulk changes cannot deadlock. Returns the memberships written.
+-- `add` (reference §4.7, issue 3 §1, issue 15 item 3): inserts memberships of the subscribers × lists
+-- with :status and sets existing ones to it; without a :status (null), new memberships are
+-- `unconfirmed` and existing ones keep theirs, as in listmonk. A blocklisted subscriber's memberships
+-- stay `unsubscribed`. Rows are written in key order so concurrent bulk changes cannot deadlock.
+-- Returns the memberships written.
 INSERT INTO subscriber_lists AS sl (subscriber_id, list_id, status)
-SELECT s.id, l.id, CASE WHEN s.status = 'blocklisted' THEN 'unsubscribed' ELSE :status::text END
+SELECT s.id, l.id, CASE WHEN s.status = 'blocklisted' THEN 'unsubscribed' ELSE COALESCE(:status::text, 'unconfirmed') END
 FROM subscribers s CROSS JOIN lists l
 WHERE s.id = ANY(:ids::int[]) AND l.id = ANY(:list_ids::int[])
 ORDER BY s.id, l.id
 ON CONFLICT (subscriber_id, list_id) DO UPDATE SET status = EXCLUDED.status, updated_at = now()
-WHERE sl.status <> EXCLUDED.status
+WHERE :status::text IS NOT NULL AND sl.status <> EXCLUDED.status
 RETURNING subscriber_id, list_id, status;
 
 -- name: subscriptions-remove

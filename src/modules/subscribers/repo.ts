@@ -135,7 +135,7 @@ export class SubscriberRepo {
   }
 
   /** `add`: upserts memberships of `ids` × `listIds` with `status`; returns those written. */
-  async upsertSubscriptions(ids: number[], listIds: number[], status: string, q: Queryable): Promise<WrittenMembership[]> {
+  async upsertSubscriptions(ids: number[], listIds: number[], status: string | null, q: Queryable): Promise<WrittenMembership[]> {
     const out: WrittenMembership[] = [];
     for (const part of chunks(ids)) out.push(...(await q.run<WrittenMembership>(Q['subscriptions-upsert'], { ids: part, list_ids: listIds, status })));
     return out;

@@ -116,7 +116,10 @@ const membershipChange = {
   status: Type.Optional(SubscriptionStatus),
 };
 
-/** PUT /api/subscribers/lists (reference §4.7). `status` is required when `action` is `add`. */
+/**
+ * PUT /api/subscribers/lists (reference §4.7). `status` applies to `add`; without it new memberships are
+ * `unconfirmed` and existing ones keep their status (listmonk; issue 15 item 3).
+ */
 export const ListsChangeBody = Type.Object({ ids: Type.Array(Id, { minItems: 1, maxItems: MAX_BULK_IDS }), ...membershipChange });
 export type ListsChangeBody = Static<typeof ListsChangeBody>;
 
