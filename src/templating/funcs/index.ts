@@ -10,13 +10,17 @@ import { LISTMONK_FUNCS } from './listmonk.js';
 import { def, type FuncTable } from './registry.js';
 import { SPRIG_LISTS } from './sprig-lists.js';
 import { SPRIG_MORE } from './sprig-more.js';
+import { SPRIG_REGEX } from './sprig-regex.js';
 import { SPRIG_STRINGS } from './sprig-strings.js';
+import { SPRIG_TEXT } from './sprig-text.js';
 
 /** All built-in functions by name. */
 export const BUILTIN_FUNCS: Readonly<FuncTable> = Object.freeze({
   ...SPRIG_STRINGS,
   ...SPRIG_LISTS,
   ...SPRIG_MORE,
+  ...SPRIG_TEXT,
+  ...SPRIG_REGEX,
   ...LISTMONK_FUNCS,
   ...GO_BUILTINS,
 });
