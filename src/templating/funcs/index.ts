@@ -9,6 +9,8 @@ import { GO_BUILTINS } from './builtins.js';
 import { LISTMONK_FUNCS } from './listmonk.js';
 import { def, type FuncTable } from './registry.js';
 import { SPRIG_LISTS } from './sprig-lists.js';
+import { SPRIG_COLLECTIONS } from './sprig-collections.js';
+import { SPRIG_DATA } from './sprig-data.js';
 import { SPRIG_MORE } from './sprig-more.js';
 import { SPRIG_REGEX } from './sprig-regex.js';
 import { SPRIG_STRINGS } from './sprig-strings.js';
@@ -21,8 +23,12 @@ export const BUILTIN_FUNCS: Readonly<FuncTable> = Object.freeze({
   ...SPRIG_MORE,
   ...SPRIG_TEXT,
   ...SPRIG_REGEX,
+  ...SPRIG_DATA,
+  ...SPRIG_COLLECTIONS,
   ...LISTMONK_FUNCS,
   ...GO_BUILTINS,
+  // In listmonk the Sprig map is added over Go's built-ins, so Sprig's `slice` replaces Go's.
+  slice: SPRIG_COLLECTIONS.slice as FuncTable[string],
 });
 
 /** Built-ins with `extra` merged over them (extra functions accept any number of arguments). */
