@@ -9,6 +9,7 @@ import { GO_BUILTINS } from './builtins.js';
 import { LISTMONK_FUNCS } from './listmonk.js';
 import { def, type FuncTable } from './registry.js';
 import { SPRIG_LISTS } from './sprig-lists.js';
+import { SPRIG_MATH } from './sprig-math.js';
 import { SPRIG_COLLECTIONS } from './sprig-collections.js';
 import { SPRIG_DATA } from './sprig-data.js';
 import { SPRIG_MORE } from './sprig-more.js';
@@ -25,6 +26,7 @@ export const BUILTIN_FUNCS: Readonly<FuncTable> = Object.freeze({
   ...SPRIG_REGEX,
   ...SPRIG_DATA,
   ...SPRIG_COLLECTIONS,
+  ...SPRIG_MATH,
   ...LISTMONK_FUNCS,
   ...GO_BUILTINS,
   // In listmonk the Sprig map is added over Go's built-ins, so Sprig's `slice` replaces Go's.
