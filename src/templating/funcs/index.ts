@@ -12,6 +12,7 @@ import { SPRIG_LISTS } from './sprig-lists.js';
 import { SPRIG_MATH } from './sprig-math.js';
 import { SPRIG_COLLECTIONS } from './sprig-collections.js';
 import { SPRIG_DATA } from './sprig-data.js';
+import { SPRIG_DATE } from './sprig-date.js';
 import { SPRIG_MORE } from './sprig-more.js';
 import { SPRIG_REGEX } from './sprig-regex.js';
 import { SPRIG_STRINGS } from './sprig-strings.js';
@@ -27,6 +28,7 @@ export const BUILTIN_FUNCS: Readonly<FuncTable> = Object.freeze({
   ...SPRIG_DATA,
   ...SPRIG_COLLECTIONS,
   ...SPRIG_MATH,
+  ...SPRIG_DATE,
   ...LISTMONK_FUNCS,
   ...GO_BUILTINS,
   // In listmonk the Sprig map is added over Go's built-ins, so Sprig's `slice` replaces Go's.

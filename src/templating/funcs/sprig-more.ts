@@ -35,7 +35,7 @@ const now = (c: CallContext): Date => (c.env.now ? c.env.now() : new Date());
  * A time argument as Sprig's `date` accepts it: Date, or unix seconds. ISO-8601 strings are also
  * parsed (Sprig would silently use the current time); anything else is the current time.
  */
-function toTime(c: CallContext, v: unknown): Date {
+export function toTime(c: CallContext, v: unknown): Date {
   if (v instanceof Date) return v;
   if (typeof v === 'number') return new Date(Math.trunc(v) * 1000);
   if (typeof v === 'string' && /^\d{4}-\d{2}-\d{2}/.test(v)) {
