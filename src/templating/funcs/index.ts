@@ -17,6 +17,7 @@ import { SPRIG_MORE } from './sprig-more.js';
 import { SPRIG_REGEX } from './sprig-regex.js';
 import { SPRIG_STRINGS } from './sprig-strings.js';
 import { SPRIG_TEXT } from './sprig-text.js';
+import { SPRIG_URL } from './sprig-url.js';
 
 /** All built-in functions by name. */
 export const BUILTIN_FUNCS: Readonly<FuncTable> = Object.freeze({
@@ -29,6 +30,7 @@ export const BUILTIN_FUNCS: Readonly<FuncTable> = Object.freeze({
   ...SPRIG_COLLECTIONS,
   ...SPRIG_MATH,
   ...SPRIG_DATE,
+  ...SPRIG_URL,
   ...LISTMONK_FUNCS,
   ...GO_BUILTINS,
   // In listmonk the Sprig map is added over Go's built-ins, so Sprig's `slice` replaces Go's.
