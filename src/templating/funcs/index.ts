@@ -11,6 +11,7 @@ import { def, type FuncTable } from './registry.js';
 import { SPRIG_LISTS } from './sprig-lists.js';
 import { SPRIG_MATH } from './sprig-math.js';
 import { SPRIG_COLLECTIONS } from './sprig-collections.js';
+import { SPRIG_CRYPTO } from './sprig-crypto.js';
 import { SPRIG_DATA } from './sprig-data.js';
 import { SPRIG_DATE } from './sprig-date.js';
 import { SPRIG_MORE } from './sprig-more.js';
@@ -31,6 +32,7 @@ export const BUILTIN_FUNCS: Readonly<FuncTable> = Object.freeze({
   ...SPRIG_MATH,
   ...SPRIG_DATE,
   ...SPRIG_URL,
+  ...SPRIG_CRYPTO,
   ...LISTMONK_FUNCS,
   ...GO_BUILTINS,
   // In listmonk the Sprig map is added over Go's built-ins, so Sprig's `slice` replaces Go's.
