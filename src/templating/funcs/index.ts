@@ -16,6 +16,7 @@ import { SPRIG_DATA } from './sprig-data.js';
 import { SPRIG_DATE } from './sprig-date.js';
 import { SPRIG_MORE } from './sprig-more.js';
 import { SPRIG_REGEX } from './sprig-regex.js';
+import { SPRIG_SEMVER } from './sprig-semver.js';
 import { SPRIG_STRINGS } from './sprig-strings.js';
 import { SPRIG_TEXT } from './sprig-text.js';
 import { SPRIG_URL } from './sprig-url.js';
@@ -33,6 +34,7 @@ export const BUILTIN_FUNCS: Readonly<FuncTable> = Object.freeze({
   ...SPRIG_DATE,
   ...SPRIG_URL,
   ...SPRIG_CRYPTO,
+  ...SPRIG_SEMVER,
   ...LISTMONK_FUNCS,
   ...GO_BUILTINS,
   // In listmonk the Sprig map is added over Go's built-ins, so Sprig's `slice` replaces Go's.

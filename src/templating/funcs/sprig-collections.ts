@@ -71,7 +71,7 @@ function sprigSlice(c: CallContext, l: unknown, ...idx: unknown[]): unknown {
   return list.slice(start, end);
 }
 
-function concat(c: CallContext, ...ls: unknown[]): unknown[] | null {
+function concat(c: CallContext, ...ls: unknown[]): unknown[] {
   let out: unknown[] | null = null;
   for (const l of ls) {
     const list = listArg(l, (k) => `Cannot concat type ${k} as list`);
@@ -80,8 +80,10 @@ function concat(c: CallContext, ...ls: unknown[]): unknown[] | null {
     if (out.length + list.length > c.limits.maxSteps) throw new EvalFailure('concat: list too long', true);
     for (const x of list) out.push(x);
   }
-  return out;
+  return out ?? [];
 }
+
+const MAX_MERGE_DEPTH = 1000;
 
 /**
  * mergo.Merge / MergeWithOverwrite for `map[string]interface{}` (as Sprig calls them): for each key
@@ -90,7 +92,8 @@ function concat(c: CallContext, ...ls: unknown[]): unknown[] | null {
  * false, empty list or map) and nil never is; with `overwrite` every source value wins (nil too),
  * except that a nested map is merged rather than replaced. Charges one step per key.
  */
-function mergeInto(c: CallContext, dst: AnyMap, src: AnyMap, overwrite: boolean): void {
+function mergeInto(c: CallContext, dst: AnyMap, src: AnyMap, overwrite: boolean, depth = 0): void {
+  if (depth > MAX_MERGE_DEPTH) throw new EvalFailure(`maps nested more than ${MAX_MERGE_DEPTH} deep (a map that contains itself?)`);
   const keys = keysOf(src);
   c.charge(keys.length + 1);
   for (const k of keys) {
@@ -101,7 +104,7 @@ function mergeInto(c: CallContext, dst: AnyMap, src: AnyMap, overwrite: boolean)
       if (overwrite) put(dst, k, null);
       continue;
     }
-    if (isMap(sv) && present && isMap(dv)) mergeInto(c, dv, sv, overwrite);
+    if (isMap(sv) && present && isMap(dv)) mergeInto(c, dv, sv, overwrite, depth + 1);
     if (present && !isEmpty(dv)) {
       if (Array.isArray(sv)) {
         if (overwrite) put(dst, k, sv);
@@ -132,7 +135,9 @@ const merge = (overwrite: boolean, fn: string): F => (c, d, ...srcs) => {
  * all the way down; dates, strings and other values are immutable from templates and kept.
  */
 function deepCopy(c: CallContext, v: unknown): unknown {
-  walkCharged(c, v);
+  walkCharged(c, v, undefined, () => {
+    throw new EvalFailure('deepCopy: the value contains itself');
+  });
   const copy = (x: unknown, depth: number): unknown => {
     if (depth > 10_000) throw new EvalFailure('deepCopy: value nested too deeply', true);
     if (Array.isArray(x)) return x.map((e) => copy(e, depth + 1));

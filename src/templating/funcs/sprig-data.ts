@@ -41,7 +41,7 @@ export const goTypeOf = (v: unknown): string => goTypeName(v);
 
 /** json.Marshal / MarshalIndent / an Encoder without HTML escaping, after charging the walk. */
 function encode(c: CallContext, v: unknown, html: boolean, indent: string): string {
-  chargeWalk(c, v);
+  chargeWalk(c, v, (node) => `json: unsupported value: encountered a cycle via ${goTypeName(node)}`);
   return toGoJson(v, html, indent);
 }
 
