@@ -30,17 +30,24 @@ export function decFromFloat(x: number): Dec {
     throw new EvalFailure(`Cannot create a Decimal from ${Number.isNaN(x) ? 'NaN' : x > 0 ? '+Inf' : '-Inf'}`);
   }
   if (x === 0) return { coef: 0n, exp: 0 };
-  const [mant = '0', e = '0'] = x.toExponential().split('e');
-  const digits = mant.replace('.', '').replace('-', '');
-  const fracLen = (mant.split('.')[1] ?? '').length;
-  const coef = BigInt(digits) * (x < 0 ? -1n : 1n);
-  return { coef, exp: Number(e) - fracLen };
+  // toExponential() without an argument gives the shortest round-tripping digits, like Go's
+  // strconv.FormatFloat(x, 'e', -1, 64), which NewFromFloat's shortest rounding matches.
+  const s = x.toExponential();
+  const e = s.indexOf('e');
+  const dot = s.indexOf('.');
+  const digits = dot === -1 ? s.slice(0, e) : s.slice(0, dot) + s.slice(dot + 1, e);
+  const fracLen = dot === -1 ? 0 : e - dot - 1;
+  const n = Number(digits);
+  return { coef: Number.isSafeInteger(n) ? BigInt(n) : BigInt(digits), exp: Number(s.slice(e + 1)) - fracLen };
 }
+
+const POW10: bigint[] = Array.from({ length: 64 }, (_x, i) => 10n ** BigInt(i));
+const pow10 = (n: number): bigint => POW10[n] ?? 10n ** BigInt(n);
 
 function align(a: Dec, b: Dec): [bigint, bigint, number] {
   if (a.exp === b.exp) return [a.coef, b.coef, a.exp];
-  if (a.exp > b.exp) return [a.coef * 10n ** BigInt(a.exp - b.exp), b.coef, b.exp];
-  return [a.coef, b.coef * 10n ** BigInt(b.exp - a.exp), a.exp];
+  if (a.exp > b.exp) return [a.coef * pow10(a.exp - b.exp), b.coef, b.exp];
+  return [a.coef, b.coef * pow10(b.exp - a.exp), a.exp];
 }
 
 export const decAdd = (a: Dec, b: Dec): Dec => {
@@ -57,8 +64,8 @@ export function decDiv(a: Dec, b: Dec): Dec {
   const shift = a.exp - b.exp + DIVISION_PRECISION;
   let num = a.coef;
   let den = b.coef;
-  if (shift >= 0) num *= 10n ** BigInt(shift);
-  else den *= 10n ** BigInt(-shift);
+  if (shift >= 0) num *= pow10(shift);
+  else den *= pow10(-shift);
   let q = num / den;
   const r = num % den;
   const abs = (v: bigint): bigint => (v < 0n ? -v : v);
@@ -66,17 +73,30 @@ export function decDiv(a: Dec, b: Dec): Dec {
   return { coef: q, exp: -DIVISION_PRECISION };
 }
 
-/** Decimal.Float64: the float64 nearest to the exact decimal. */
-export const decToFloat = (d: Dec): number => Number(`${d.coef}e${d.exp}`);
+const EXACT_POW10 = Array.from({ length: 23 }, (_x, i) => 10 ** i);
+
+/**
+ * Decimal.Float64: the float64 nearest to the exact decimal. A coefficient below 2^53 with
+ * |exp| ≤ 22 takes one correctly rounded multiplication or division (10^k is exact for k ≤ 22);
+ * anything else goes through JS's correctly rounded string parsing.
+ */
+export function decToFloat(d: Dec): number {
+  if (d.coef >= -9007199254740991n && d.coef <= 9007199254740991n && d.exp >= -22 && d.exp <= 22) {
+    const c = Number(d.coef);
+    return d.exp >= 0 ? c * (EXACT_POW10[d.exp] as number) : c / (EXACT_POW10[-d.exp] as number);
+  }
+  return Number(`${d.coef}e${d.exp}`);
+}
 
 type Op = (a: Dec, b: Dec) => Dec;
 
 /** Sprig's execDecimalOp: fold the operands with `op` exactly, one float64 at the end. */
 function decimalOp(c: CallContext, first: unknown, rest: unknown[], op: Op): number {
   let acc = decFromFloat(toFloat64(first));
+  // Each operand adds at most ~17 digits (plus exponent alignment): charged per operand.
+  c.charge(rest.length);
   for (const x of rest) {
     acc = op(acc, decFromFloat(toFloat64(x)));
-    c.charge(Math.ceil(acc.coef.toString().length / 64));
   }
   return decToFloat(acc);
 }
