@@ -345,6 +345,34 @@ export function base32Decode(text: string): string {
   return Buffer.from(out).toString('utf8');
 }
 
+/**
+ * goutils.WrapCustom(s, width, nl, true), what Sprig's `wrapWith` calls: lines broken at the last
+ * space within `width` characters, leading spaces of a new line dropped, and words longer than
+ * `width` cut (Sprig's `wrap` keeps them whole).
+ */
+export function wrapLongWords(s: string, width: number, nl: string): string {
+  if (s === '') return '';
+  const sep = nl === '' ? '\n' : nl;
+  const w = Math.max(1, width);
+  let out = '';
+  let off = 0;
+  while (s.length - off > w) {
+    if (s[off] === ' ') {
+      off++;
+      continue;
+    }
+    const space = s.lastIndexOf(' ', off + w);
+    if (space >= off) {
+      out += s.slice(off, space) + sep;
+      off = space + 1;
+    } else {
+      out += s.slice(off, off + w) + sep;
+      off += w;
+    }
+  }
+  return out + s.slice(off);
+}
+
 /** The Sprig string functions added here, by name. */
 export const SPRIG_TEXT: FuncTable = {
   hello: def(() => 'Hello!', 0),
@@ -370,4 +398,9 @@ export const SPRIG_TEXT: FuncTable = {
   toStrings: def((_c, v) => toStrings(v), 1),
   b32enc: def((_c, s) => base32Encode(Buffer.from(str(s), 'utf8')), 1),
   b32dec: def((_c, s) => base32Decode(str(s)), 1),
+  wrapWith: def((c, width, sep, s) => {
+    const text = str(s);
+    checkSize(c, text.length * (str(sep).length + 1), 'wrapWith');
+    return wrapLongWords(text, toInt64(width), str(sep));
+  }, 3),
 };

@@ -47,6 +47,7 @@ export const text: Case[] = [
   { tpl: '{{ b32enc "Hello" }} {{ b32enc "" }}|{{ b32dec "JBSWY3DP" }} {{ b32enc "abcdef" | b32dec }}', want: 'JBSWY3DP |Hello abcdef' },
   { tpl: '{{ b32dec "JBSWY3D" }}|{{ b32dec "!!!!!!!!" }}', want: 'illegal base32 data at input byte 0|illegal base32 data at input byte 0' },
   { tpl: '{{ hello }}', want: 'Hello!' },
+  { name: 'wrapWith cuts long words (goutils.WrapCustom with wrapLongWords), wrap does not', tpl: '{{ wrapWith 5 "\\t" "Hello World" }}|{{ wrapWith 3 "|" "abcdefg hi" }}|{{ wrap 3 "abcdefg hi" }}|{{ wrapWith 3 "" "abcd" }}', want: 'Hello\tWorld|abc|def|g|hi|abcdefg\nhi|abc\nd' },
 ];
 
 export const collections: Case[] = [
