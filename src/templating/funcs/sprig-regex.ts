@@ -31,13 +31,18 @@ interface Compiled {
 const CACHE_MAX = 256;
 const cache = new Map<string, Compiled | Error>();
 
+/** Steps charged for compiling a pattern that is not cached (a compile costs tens of µs). */
+const COMPILE_STEPS = 100;
+
 /**
  * Compiles `pattern` as Go's regexp.Compile does (cached: templates reuse a few patterns on every
- * message). Returns the Go error message as an Error when the pattern is invalid.
+ * message). Returns the Go error message as an Error when the pattern is invalid. A cache miss is
+ * charged to the step budget, so a loop over ever-new patterns stops at the limit.
  */
-function compile(pattern: string): Compiled | Error {
+function compile(c: CallContext, pattern: string): Compiled | Error {
   const hit = cache.get(pattern);
   if (hit) return hit;
+  c.charge(COMPILE_STEPS + (pattern.length >>> 2));
   let out: Compiled | Error;
   try {
     const re = RE2JS.compile(pattern);
@@ -51,15 +56,15 @@ function compile(pattern: string): Compiled | Error {
 }
 
 /** regexp.MustCompile: a panic that the template shows as `regexp: Compile("…"): error parsing regexp: …`. */
-function mustCompile(pattern: string): Compiled {
-  const re = compile(pattern);
+function mustCompile(c: CallContext, pattern: string): Compiled {
+  const re = compile(c, pattern);
   if (re instanceof Error) throw new EvalFailure(`regexp: Compile(${goQuote(pattern)}): ${re.message}`);
   return re;
 }
 
 /** regexp.Compile for the `must…` forms: the error is returned to the template as it is. */
-function compileOrFail(pattern: string): Compiled {
-  const re = compile(pattern);
+function compileOrFail(c: CallContext, pattern: string): Compiled {
+  const re = compile(c, pattern);
   if (re instanceof Error) throw new EvalFailure(re.message);
   return re;
 }
@@ -171,19 +176,26 @@ export function quoteMeta(s: string): string {
   return s.replace(/[\\.+*?()|[\]{}^$]/g, '\\$&');
 }
 
-type Compiler = (p: string) => Compiled;
+type Compiler = (c: CallContext, p: string) => Compiled;
 
-const match = (get: Compiler): F => (_c, p, s) => allMatches(get(str(p)), str(s), 1, false).length > 0;
-const find = (get: Compiler): F => (_c, p, s) => findFirst(get(str(p)), str(s));
-const findAllF = (get: Compiler): F => (_c, p, s, n) => findAll(get(str(p)), str(s), n);
-const replace = (get: Compiler, literal: boolean): F => (c, p, s, r) => replaceAll(c, get(str(p)), str(s), str(r), literal);
-const splitF = (get: Compiler): F => (_c, p, s, n) => split(get(str(p)), str(p), str(s), toInt64(n));
+/** The subject of a match, charged one step per 16 characters (the engine's work is linear). */
+function subject(c: CallContext, v: unknown): string {
+  const s = str(v);
+  if (s.length >= 16) c.charge(s.length >>> 4);
+  return s;
+}
+
+const match = (get: Compiler): F => (c, p, s) => allMatches(get(c, str(p)), subject(c, s), 1, false).length > 0;
+const find = (get: Compiler): F => (c, p, s) => findFirst(get(c, str(p)), subject(c, s));
+const findAllF = (get: Compiler): F => (c, p, s, n) => findAll(get(c, str(p)), subject(c, s), n);
+const replace = (get: Compiler, literal: boolean): F => (c, p, s, r) => replaceAll(c, get(c, str(p)), subject(c, s), str(r), literal);
+const splitF = (get: Compiler): F => (c, p, s, n) => split(get(c, str(p)), str(p), subject(c, s), toInt64(n));
 
 /** Sprig's regex functions by name. `regexMatch` answers false for an invalid pattern, as Sprig. */
 export const SPRIG_REGEX: FuncTable = {
-  regexMatch: def((_c, p, s) => {
-    const re = compile(str(p));
-    return !(re instanceof Error) && allMatches(re, str(s), 1, false).length > 0;
+  regexMatch: def((c, p, s) => {
+    const re = compile(c, str(p));
+    return !(re instanceof Error) && allMatches(re, subject(c, s), 1, false).length > 0;
   }, 2),
   mustRegexMatch: def(match(compileOrFail), 2),
   regexFind: def(find(mustCompile), 2),

@@ -114,6 +114,12 @@ describe('value walking is charged to the step budget (issue 14 finding 4)', () 
     expect(compile([{ name: 'c', source: `${cyclic}{{ deepEqual $d $d }}` }], { mode: 'text' }).execute({})).toBe('true');
   });
 
+  it('compiling ever-new patterns in a loop is charged and stops at the limit', () => {
+    const { error, ms } = bounded('{{ range $i := until 100000 }}{{ regexMatch (printf "a%dz" $i) "x" }}{{ end }}');
+    expect((error as Error).message).toContain('exceeded maximum of 100000 steps');
+    expect(ms).toBeLessThan(2000);
+  });
+
   it('regexReplaceAll cannot build a string past the output limit', () => {
     const t = compile([{ name: 'content', source: '{{ regexReplaceAll "" (repeat 1000 "a") (repeat 100 "b") }}' }], { mode: 'text' });
     expect(() => t.execute({}, {}, { maxOutputBytes: 10_000 })).toThrow(/limit/);
