@@ -11,10 +11,12 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { installAuth } from './http/auth.js';
 import { installErrorHandling } from './http/error-handler.js';
 import { findNul, validatorCompiler } from './http/validation.js';
+import { installJsonBodies } from './http/json-body.js';
 import { FieldError } from './errors.js';
 import { registerOpenApi } from './http/openapi.js';
 import { collectRoutes } from './http/route-table.js';
 import { registerSecurityHeaders } from './http/security.js';
+import { defaultMaxConnections, installBodyTimeouts, limitConnections, serverTimeoutOptions } from './http/timeouts.js';
 import { readFileSync } from 'node:fs';
 import type { App } from './http/types.js';
 import type { Deps } from './deps.js';
@@ -44,6 +46,8 @@ export async function buildApp(deps: Deps): Promise<App> {
   const app = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
     bodyLimit: DEFAULT_BODY_LIMIT,
+    // Timeouts for slow clients (issue 14 finding 8); the body timeouts per route are installed below.
+    ...serverTimeoutOptions(deps.config.http),
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && /^[\w.-]{1,100}$/u.test(given) ? given : randomUUID();
@@ -62,6 +66,9 @@ export async function buildApp(deps: Deps): Promise<App> {
   }).withTypeProvider<TypeBoxTypeProvider>() as App;
 
   collectRoutes(app);
+  limitConnections(app.server, deps.config.http.maxConnections ?? defaultMaxConnections(), app.log);
+  // First of the onRequest hooks, so a request refused by a later one (401) is timed too.
+  installBodyTimeouts(app, deps.config.http);
   app.setValidatorCompiler(validatorCompiler);
   app.addHook('onSend', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
@@ -76,6 +83,8 @@ export async function buildApp(deps: Deps): Promise<App> {
   });
   // JSON endpoints refuse text/plain with 415 (listmonk does the same) instead of parsing it as a string.
   app.removeContentTypeParser('text/plain');
+  // Depth-checked JSON; an empty body is no fields (issue 14 finding 9, issue 15 item 1).
+  installJsonBodies(app);
   await registerSecurityHeaders(app);
   await app.register(formbody, { bodyLimit: DEFAULT_BODY_LIMIT });
   await app.register(multipart, { limits: { fileSize: DEFAULT_BODY_LIMIT, files: 1, fields: 100 } });

@@ -8,6 +8,7 @@ import { resolve } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { ConfigError } from './errors.js';
 import { parseSender, type Sender } from './mail/address.js';
+import { parseDuration } from './util/duration.js';
 
 /** Validated configuration. Durations are milliseconds. */
 export interface Config {
@@ -47,6 +48,27 @@ export interface Config {
    * (default), true (any), a hop count, or a comma-separated list of addresses/CIDRs. Fastify `trustProxy`.
    */
   trustProxy: boolean | number | string[];
+  /** Timeouts and the connection bound of the HTTP server (issue 14 finding 8). */
+  http: HttpLimits;
+}
+
+/**
+ * How long the HTTP server waits for a client, and how many connections it keeps (issue 14 finding 8:
+ * slow bodies held ~20,000 connections until the file descriptors ran out). Durations are ms.
+ */
+export interface HttpLimits {
+  /** Time to receive a request's headers, from its first byte (MAILROOM_HTTP_HEADERS_TIMEOUT, 30 s). */
+  headersTimeoutMs: number;
+  /** Time to receive the body of a request once its headers are in (MAILROOM_HTTP_REQUEST_TIMEOUT, 60 s). */
+  requestTimeoutMs: number;
+  /** The same for the upload routes: imports, media, tx attachments (MAILROOM_HTTP_UPLOAD_TIMEOUT, 1 h). */
+  uploadTimeoutMs: number;
+  /** Idle time of a kept-alive connection between two requests (MAILROOM_HTTP_KEEPALIVE_TIMEOUT, 72 s). */
+  keepAliveTimeoutMs: number;
+  /** Time a connection may pass with nothing sent or received (MAILROOM_HTTP_CONNECTION_TIMEOUT, 5 min). */
+  connectionTimeoutMs: number;
+  /** Most open connections (MAILROOM_HTTP_MAX_CONNECTIONS); null: derived from the descriptor limit at start. */
+  maxConnections: number | null;
 }
 
 /** An SMTP server parsed from an `smtp://` or `smtps://` URL. */
@@ -81,6 +103,12 @@ export const ENV_VARS = [
   'MAILROOM_API_ONLY',
   'MAILROOM_TRUST_PROXY',
   'MAILROOM_IMPORT_WRITERS',
+  'MAILROOM_HTTP_HEADERS_TIMEOUT',
+  'MAILROOM_HTTP_REQUEST_TIMEOUT',
+  'MAILROOM_HTTP_UPLOAD_TIMEOUT',
+  'MAILROOM_HTTP_KEEPALIVE_TIMEOUT',
+  'MAILROOM_HTTP_CONNECTION_TIMEOUT',
+  'MAILROOM_HTTP_MAX_CONNECTIONS',
 ] as const;
 
 /** The name of one environment variable Mailroom reads. */
@@ -116,7 +144,35 @@ export function loadConfig(processEnv: NodeJS.ProcessEnv = process.env): Config 
   const apiOnly = parseBool(env.MAILROOM_API_ONLY ?? 'false', 'MAILROOM_API_ONLY');
   const trustProxy = parseTrustProxy(env.MAILROOM_TRUST_PROXY ?? 'false');
   const importWriters = parseInteger(env.MAILROOM_IMPORT_WRITERS ?? '2', 'MAILROOM_IMPORT_WRITERS', 1, 16);
-  return { port, host, databaseUrl, dataDir, rootUrl, adminUser, adminPassword, smtp, fromEmail, from, logLevel, instanceId, apiOnly, trustProxy, importWriters };
+  const http = parseHttpLimits(env);
+  return { port, host, databaseUrl, dataDir, rootUrl, adminUser, adminPassword, smtp, fromEmail, from, logLevel, instanceId, apiOnly, trustProxy, importWriters, http };
+}
+
+const DAY_MS = 86_400_000;
+
+/** The HTTP server's timeouts and connection bound; defaults as documented in docs/configuration.md. */
+function parseHttpLimits(env: Partial<Record<EnvVar, string>>): HttpLimits {
+  const ms = (name: EnvVar, fallback: string) => parseDurationVar(env[name] ?? fallback, name, 100, DAY_MS);
+  const headersTimeoutMs = ms('MAILROOM_HTTP_HEADERS_TIMEOUT', '30s');
+  const requestTimeoutMs = ms('MAILROOM_HTTP_REQUEST_TIMEOUT', '60s');
+  const uploadTimeoutMs = ms('MAILROOM_HTTP_UPLOAD_TIMEOUT', '1h');
+  const keepAliveTimeoutMs = ms('MAILROOM_HTTP_KEEPALIVE_TIMEOUT', '72s');
+  const connectionTimeoutMs = ms('MAILROOM_HTTP_CONNECTION_TIMEOUT', '5m');
+  const max = env.MAILROOM_HTTP_MAX_CONNECTIONS?.trim() ?? '';
+  const maxConnections = max === '' ? null : parseInteger(max, 'MAILROOM_HTTP_MAX_CONNECTIONS', 1, 1_000_000);
+  return { headersTimeoutMs, requestTimeoutMs, uploadTimeoutMs, keepAliveTimeoutMs, connectionTimeoutMs, maxConnections };
+}
+
+/**
+ * A duration variable: whole milliseconds (`1500`) or a Go-style duration as listmonk's settings write
+ * them (`90s`, `5m`, `1h30m`, `250ms`), between `minMs` and `maxMs`. Throws ConfigError naming it.
+ */
+function parseDurationVar(value: string, name: string, minMs: number, maxMs: number): number {
+  const v = value.trim();
+  const ms = /^\d+$/u.test(v) ? Number(v) : parseDuration(v);
+  if (ms === null) throw new ConfigError(name, `must be a duration like 30s, 5m or 1h30m, or whole milliseconds, got "${value}"`);
+  if (ms < minMs || ms > maxMs) throw new ConfigError(name, `must be between ${minMs}ms and ${maxMs / 3_600_000}h, got "${value}"`);
+  return ms;
 }
 
 function nonEmpty(value: string, name: string): string {

@@ -191,8 +191,14 @@ export async function buildDeps(config: Config, logger: Logger, opts: BuildOptio
   metrics.campaignProgress(campaignProgressReader(db));
   const metered = (list: Messenger[]) => list.map((m) => new MeteredMessenger(m, metrics, health));
   const allowPrivate = () => settings.get(messengerDefs.allowPrivateMessengerUrls);
-  const buildMessengers = (): Messenger[] =>
-    metered([...buildSmtpMessengers(settings.get(core.smtp)), ...buildPostbackMessengers(settings.get(messengerDefs.messengers), allowPrivate)]);
+  // The health monitor watches exactly the messengers of the current settings (issue 14 finding 6).
+  const buildMessengers = (): Messenger[] => {
+    const dropped = (server: string, names: string[]) =>
+      logger.warn({ server, headers: names }, 'headers dropped at send time: they would add recipients, change the envelope, or are set by Mailroom (stored before the header rule)');
+    const built = metered([...buildSmtpMessengers(settings.get(core.smtp), dropped), ...buildPostbackMessengers(settings.get(messengerDefs.messengers), allowPrivate)]);
+    health.watch(built);
+    return built;
+  };
   const messengers = new MessengerRegistry(buildMessengers());
   const privacySwitches = (): PrivacySwitches => ({
     individualTracking: settings.get(privacy.individualTracking),
@@ -257,7 +263,11 @@ export async function buildDeps(config: Config, logger: Logger, opts: BuildOptio
   });
   const campaigns = new CampaignService({ db, repo: campaignRepo, templates: templateRepo, validator, onStarted: () => runner?.poke() });
   const rootUrl = () => settings.get(core.rootUrl);
-  const campaignMessages = new CampaignMessages({ db, repo: campaignRepo, templates: templateRepo, validator, messengers, rootUrl, urls });
+  const testSendLog = logger.child({ component: 'test-send' });
+  const campaignMessages = new CampaignMessages({
+    db, repo: campaignRepo, templates: templateRepo, validator, messengers, rootUrl, urls,
+    logDetail: (email, detail) => testSendLog.warn({ email, err: detail }, 'test send: could not reach the messenger\'s server'),
+  });
   const campaignPages = new CampaignPageService({
     db,
     rootUrl,

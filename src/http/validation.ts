@@ -6,6 +6,7 @@
 import { Ajv, type Options } from 'ajv';
 import ajvFormats, { type FormatName } from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
+import { MAX_JSON_DEPTH } from './json-body.js';
 
 // ajv-formats is CommonJS: under NodeNext its default import is the module object, whose `default`
 // property is the plugin function.
@@ -36,7 +37,8 @@ export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpP
  */
 export function findNul(value: unknown, path = '', depth = 0): string | null {
   if (typeof value === 'string') return value.includes('\u0000') ? path || 'value' : null;
-  if (value === null || typeof value !== 'object' || depth > 64) return null;
+  // Bodies nest at most MAX_JSON_DEPTH levels per field (json-body.ts), so every accepted level is seen.
+  if (value === null || typeof value !== 'object' || depth > MAX_JSON_DEPTH + 2) return null;
   const entries = Array.isArray(value) ? value.map((v, i) => [String(i), v] as const) : Object.entries(value);
   for (const [key, v] of entries) {
     if (key.includes('\u0000')) return path ? `${path}.${key.replace(/\u0000/gu, '\\0')}` : key.replace(/\u0000/gu, '\\0');

@@ -11,14 +11,21 @@
  * messages get a text alternative: the campaign's `altbody` rendered as a text template, or, when it
  * has none, text generated from the HTML (src/mail/text-alternative.ts).
  */
-import { compile, subscriberView, type CompiledTemplate, type RenderEnv, type TemplateSource } from '../templating/index.js';
+import {
+  CampaignMessageData, campaignView, compile, compileTextPart, subscriberView,
+  type CampaignRecord, type CampaignView, type CompiledTemplate, type RenderEnv, type TemplateSource,
+} from '../templating/index.js';
 import { emailDomain, parseSender } from './address.js';
 import { markdownToHtml } from './markdown.js';
 import type { MessageContext, OutgoingMessage } from './messenger.js';
 import { compileTextAlternative, htmlToText } from './text-alternative.js';
 
-/** The campaign fields a message needs. */
-export interface CampaignForMessage {
+/**
+ * The campaign fields a message needs. The optional fields of {@link CampaignRecord} (status,
+ * counters, lists, archive settings, …) fill in the rest of `.Campaign` when the caller has them;
+ * absent, they take listmonk's zero values.
+ */
+export interface CampaignForMessage extends CampaignRecord {
   id: number;
   uuid: string;
   name: string;
@@ -98,29 +105,9 @@ export function unsubscribeUrl(rootUrl: string, campaignUuid: string, subscriber
   return `${rootUrl}/subscription/${campaignUuid}/${subscriberUuid}`;
 }
 
-function campaignView(c: CampaignForMessage) {
-  return {
-    ID: c.id,
-    UUID: c.uuid,
-    Name: c.name,
-    Subject: c.subject,
-    FromEmail: c.from_email,
-    Tags: c.tags,
-    Headers: c.headers,
-    Attribs: c.attribs,
-    TemplateID: c.template_id ?? 0,
-    Messenger: c.messenger,
-    Type: c.type,
-    SendAt: c.send_at,
-    StartedAt: c.started_at,
-    CreatedAt: c.created_at,
-    UpdatedAt: c.updated_at,
-  };
-}
-
 /** The text alternative of an HTML campaign: its altbody, else text converted from the HTML sources. */
 function prepareText(altbody: string | null, sources: TemplateSource[]): [CompiledTemplate | null, TextAlternativeMode] {
-  if (altbody) return [compile([{ name: 'altbody', source: altbody }], { mode: 'text' }), 'altbody'];
+  if (altbody) return [compileTextPart('altbody', altbody), 'altbody'];
   const converted = compileTextAlternative(sources);
   return converted === null ? [null, 'per-message'] : [converted, 'template'];
 }
@@ -134,7 +121,7 @@ export class CampaignMessageBuilder {
   /** How the text alternative is made. */
   readonly textMode: TextAlternativeMode;
   private readonly headers: Array<[string, CompiledTemplate]>;
-  private readonly view: ReturnType<typeof campaignView>;
+  private readonly view: CampaignView;
   private readonly domain: string;
   private readonly env: RenderEnv;
   private readonly textEnv: RenderEnv;
@@ -157,10 +144,10 @@ export class CampaignMessageBuilder {
       { name: 'content', source: bodyAsHtml(campaign.body, campaign.content_type) },
     ];
     this.body = compile(sources, { mode: this.isPlain ? 'text' : 'html' });
-    this.subject = compile([{ name: 'subject', source: campaign.subject }], { mode: 'text' });
+    this.subject = compileTextPart('subject', campaign.subject);
     [this.text, this.textMode] = this.isPlain || opts.textAlternative === false ? [null, 'none'] : prepareText(campaign.altbody, sources);
     this.headers = campaign.headers.flatMap((h) =>
-      Object.entries(h).map(([k, v]): [string, CompiledTemplate] => [k, compile([{ name: `header ${k}`, source: v }], { mode: 'text' })]),
+      Object.entries(h).map(([k, v]): [string, CompiledTemplate] => [k, compileTextPart(`header ${k}`, v, { shorthands: false })]),
     );
     this.view = campaignView(campaign);
     this.domain = emailDomain(parseSender(campaign.from_email)?.address ?? 'mailroom@localhost');
@@ -193,29 +180,42 @@ export class CampaignMessageBuilder {
     return [...new Set([...this.body.trackedUrls(), ...(this.text?.trackedUrls() ?? [])])];
   }
 
-  /** The data templates see for one subscriber (`.Subscriber`, `.Campaign`). */
-  private data(sub: SubscriberForMessage) {
-    return { Subscriber: subscriberView(sub), Campaign: this.view };
+  /** The data templates see for one subscriber: listmonk's CampaignMessage (`.Subscriber`, `.Campaign`, `.Subject`, …). */
+  private data(sub: SubscriberForMessage): CampaignMessageData {
+    return new CampaignMessageData(this.view, subscriberView(sub));
+  }
+
+  /** Renders the subject into `data` first, as listmonk does, so the body's `.Subject` is the rendered one. */
+  private subjectOf(data: CampaignMessageData): string {
+    const subject = this.subject.execute(data, this.env).replace(/[\r\n]+/gu, ' ');
+    CampaignMessageData.record(data, 'subject', subject);
+    return subject;
   }
 
   /**
    * Renders only the body for one subscriber: HTML, or text for `plain` campaigns (previews, "view in
-   * browser", the archive). Throws TemplateExecError when the template fails for them.
+   * browser", the archive). Throws TemplateExecError when the template (subject or body) fails for them.
    */
   renderBody(sub: SubscriberForMessage): { html?: string; text?: string } {
-    const body = this.body.execute(this.data(sub), this.env);
+    const data = this.data(sub);
+    this.subjectOf(data);
+    const body = this.body.execute(data, this.env);
     return this.isPlain ? { text: body } : { html: body };
   }
 
   /** Renders the subject for one subscriber (text, one line). */
   renderSubject(sub: SubscriberForMessage): string {
-    return this.subject.execute(this.data(sub), this.env).replace(/[\r\n]+/gu, ' ');
+    return this.subjectOf(this.data(sub));
   }
 
   /** Renders the message for one subscriber. Throws TemplateExecError when the template fails for them. */
   render(sub: SubscriberForMessage): OutgoingMessage {
     const data = this.data(sub);
+    const subject = this.subjectOf(data);
     const body = this.body.execute(data, this.env);
+    CampaignMessageData.record(data, 'body', body);
+    const alternative = this.isPlain ? {} : this.textAlternative(data, body);
+    if (alternative.text !== undefined) CampaignMessageData.record(data, 'altBody', alternative.text);
     const unsub = unsubscribeUrl(this.urls.rootUrl, this.campaign.uuid, sub.uuid);
     const headers: Array<[string, string]> = [];
     if (this.urls.unsubscribeHeader !== false) {
@@ -231,8 +231,8 @@ export class CampaignMessageBuilder {
     return {
       from: this.campaign.from_email,
       to: { name: sub.name, address: sub.email },
-      subject: this.subject.execute(data, this.env).replace(/[\r\n]+/gu, ' '),
-      ...(this.isPlain ? { text: body } : { html: body, ...this.textAlternative(data, body) }),
+      subject,
+      ...(this.isPlain ? { text: body } : { html: body, ...alternative }),
       headers,
       messageId: `${this.campaign.uuid}.${sub.uuid}@${this.domain}`,
       context: this.context(sub),

@@ -1,6 +1,7 @@
 /**
  * Settings of HTTP postback messengers (listmonk reference §12, §18.2): the `messengers` list (passwords
- * masked on read, an empty or masked password on write keeps the stored one) and the switch that lets
+ * masked on read, an empty or masked password on write keeps the stored one while `root_url` and
+ * `username` are unchanged: issue 14 finding 1) and the switch that lets
  * them reach private addresses. Builds the messengers from the settings.
  */
 import { randomUUID } from 'node:crypto';
@@ -51,7 +52,7 @@ export function messengerSettings() {
       schema: Type.Array(PostbackBlock, { maxItems: 50 }),
       default: [] as PostbackBlock[],
       description: 'HTTP postback messengers: each enabled block is a messenger campaigns can name.',
-      ...passwordBlocks<PostbackBlock>(),
+      ...passwordBlocks<PostbackBlock>({ destination: ['root_url', 'username'] }),
       check: checkBlocks,
     }),
     allowPrivateMessengerUrls: defineSetting({

@@ -39,18 +39,55 @@ export interface MessageContext {
  */
 export type FailureKind = 'transient' | 'permanent';
 
+/**
+ * Whom a failure is about (issue 14 finding 6). `messenger`: the server could not be reached, the
+ * connection broke, timed out, or refused the login: every message would fail the same way, so it
+ * counts toward the messenger's health. `message`: the server answered about this one message or
+ * recipient (SMTP replies to MAIL FROM, RCPT TO or DATA; an HTTP endpoint's answer about the request):
+ * a subscriber can cause it with their address, so it never decides health.
+ */
+export type FailureScope = 'messenger' | 'message';
+
+/**
+ * The message the API shows for a `messenger`-scope failure, whatever happened: refused, timed out,
+ * unreachable, not the protocol expected, login refused. One wording for all, so an administrator who
+ * points a messenger at internal hosts and ports cannot tell which of them answer (issue 14 finding 10);
+ * the details go to the server log only ({@link SendError.detail}).
+ */
+export const CONNECTION_FAILED = 'could not connect to the server or log in to it (details in the server log)';
+
 /** A failed send, classified. */
 export class SendError extends Error {
   readonly kind: FailureKind;
-  /** SMTP reply code when the server answered (e.g. 421, 550). */
+  /** SMTP reply code when the server answered about the message (e.g. 450, 550); null otherwise. */
   readonly responseCode: number | null;
+  readonly scope: FailureScope;
+  /**
+   * What went wrong in full, for the server log only: may name internal hosts, addresses and ports.
+   * Equals `message` for `message`-scope failures.
+   */
+  readonly detail: string;
 
-  constructor(kind: FailureKind, message: string, responseCode: number | null = null) {
+  /**
+   * `message` is what the API may show; for `scope: 'messenger'` pass {@link CONNECTION_FAILED} and the
+   * real error as `detail` (see {@link connectionFailure}).
+   */
+  constructor(kind: FailureKind, message: string, responseCode: number | null = null, opts: { scope?: FailureScope; detail?: string } = {}) {
     super(message);
     this.name = 'SendError';
     this.kind = kind;
     this.responseCode = responseCode;
+    this.scope = opts.scope ?? 'message';
+    this.detail = opts.detail ?? message;
   }
+}
+
+/**
+ * A transient, messenger-scope failure (connection, timeout, TLS, login) with the generic
+ * {@link CONNECTION_FAILED} message; `detail` (the real error) is for the server log.
+ */
+export function connectionFailure(detail: string): SendError {
+  return new SendError('transient', CONNECTION_FAILED, null, { scope: 'messenger', detail });
 }
 
 /** A channel that delivers messages. */

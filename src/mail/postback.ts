@@ -5,11 +5,33 @@
  * status, a timeout, a connection error, a refused address — is transient: the engine retries it,
  * counts it toward `app.max_send_errors`, and never records a bounce for it (an HTTP endpoint's error
  * says nothing about the recipient's mailbox). Addresses are checked by {@link guardedLookup}.
+ *
+ * Scope (issue 14 findings 6 and 10): connection errors, timeouts, refused addresses and the statuses in
+ * {@link ENDPOINT_STATUSES} (login refused, wrong URL, endpoint unavailable) are about the endpoint:
+ * they count toward the messenger's health and show only the generic CONNECTION_FAILED message (the
+ * details go to the log). Any other status is the endpoint's answer about this message, which a
+ * subscriber's data can cause: it never decides health.
  */
 import http from 'node:http';
 import https from 'node:https';
 import { BlockedAddressError, checkLiteralHost, guardedLookup, refusedRange } from './address-guard.js';
-import { SendError, type Messenger, type OutgoingMessage } from './messenger.js';
+import { connectionFailure, SendError, type Messenger, type OutgoingMessage } from './messenger.js';
+
+/**
+ * HTTP statuses that say the endpoint, not the message, is the problem (RFC 9110 §15): credentials
+ * refused (401, 403, 407), no such endpoint or method (404, 405), timeout or rate limit (408, 429), and
+ * gateway or availability errors (502, 503, 504).
+ */
+export const ENDPOINT_STATUSES: ReadonlySet<number> = new Set([401, 403, 404, 405, 407, 408, 429, 502, 503, 504]);
+
+/**
+ * The guard refused the endpoint's address before connecting: a messenger-scope failure whose message
+ * says so (the operator's decision to make, `security.allow_private_messenger_urls`); it tells nothing
+ * about which ports answer, since nothing was connected to.
+ */
+function blocked(err: Error): SendError {
+  return new SendError('transient', err.message, null, { scope: 'messenger' });
+}
 
 /** Settings of one postback messenger. Durations in milliseconds. */
 export interface PostbackOptions {
@@ -67,11 +89,13 @@ export class PostbackMessenger implements Messenger {
     try {
       checkLiteralHost(this.url.hostname, this.opts.allowPrivate);
     } catch (err) {
-      throw new SendError('transient', (err as Error).message);
+      throw blocked(err as Error);
     }
     const body = JSON.stringify(postbackPayload(message));
     const status = await this.post(body);
-    if (status < 200 || status > 299) throw new SendError('transient', `postback ${this.name} answered HTTP ${status}`, null);
+    if (status >= 200 && status <= 299) return;
+    const answer = `postback ${this.name} answered HTTP ${status}`;
+    throw ENDPOINT_STATUSES.has(status) ? connectionFailure(answer) : new SendError('transient', answer, null);
   }
 
   private post(body: string): Promise<number> {
@@ -88,7 +112,7 @@ export class PostbackMessenger implements Messenger {
       const req = request(this.url, { method: 'POST', agent: this.agent, headers, timeout: this.opts.timeoutMs }, (res) => {
         res.resume();
         res.on('end', () => resolve(res.statusCode ?? 0));
-        res.on('error', (err) => reject(new SendError('transient', `postback ${this.name}: ${err.message}`)));
+        res.on('error', (err) => reject(connectionFailure(`postback ${this.name}: ${err.message}`)));
       });
       // A kept-alive socket skips the lookup: check the peer of every request's socket too.
       req.on('socket', (socket) => {
@@ -101,7 +125,7 @@ export class PostbackMessenger implements Messenger {
         else check();
       });
       req.on('timeout', () => req.destroy(Object.assign(new Error(`timed out after ${this.opts.timeoutMs} ms`), { code: 'ETIMEDOUT' })));
-      req.on('error', (err) => reject(new SendError('transient', err instanceof BlockedAddressError ? err.message : `postback ${this.name}: ${err.message}`)));
+      req.on('error', (err) => reject(err instanceof BlockedAddressError ? blocked(err) : connectionFailure(`postback ${this.name}: ${err.message}`)));
       req.end(body);
     });
   }

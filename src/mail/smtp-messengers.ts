@@ -46,7 +46,7 @@ export class RoundRobinMessenger implements Messenger {
 
   /** Sends through the next server in turn. Throws SendError. */
   async push(message: OutgoingMessage): Promise<void> {
-    if (this.servers.length === 0) throw new SendError('transient', 'no SMTP server is enabled');
+    if (this.servers.length === 0) throw new SendError('transient', 'no SMTP server is enabled', null, { scope: 'messenger' });
     const server = this.servers[this.next % this.servers.length] as Messenger;
     this.next = (this.next + 1) % this.servers.length;
     await server.push(message);
@@ -58,10 +58,17 @@ export class RoundRobinMessenger implements Messenger {
   }
 }
 
-/** Builds `email` (and `email-<name>` per named server when several are enabled) from the setting. */
-export function buildSmtpMessengers(servers: SmtpServer[]): Messenger[] {
+/**
+ * Builds `email` (and `email-<name>` per named server when several are enabled) from the setting.
+ * `onDroppedHeaders` is told (once per server and name) of headers the header rule dropped at send
+ * time (src/mail/headers.ts).
+ */
+export function buildSmtpMessengers(servers: SmtpServer[], onDroppedHeaders?: (server: string, names: string[]) => void): Messenger[] {
   const enabled = servers.filter((s) => s.enabled);
-  const pools = enabled.map((s) => ({ block: s, messenger: new SmtpMessenger(`email-${s.name || s.uuid}`, smtpOptions(s)) }));
+  const pools = enabled.map((s) => {
+    const name = `email-${s.name || s.uuid}`;
+    return { block: s, messenger: new SmtpMessenger(name, { ...smtpOptions(s), ...(onDroppedHeaders ? { onDroppedHeaders: (names: string[]) => onDroppedHeaders(name, names) } : {}) }) };
+  });
   const out: Messenger[] = [new RoundRobinMessenger('email', pools.map((p) => p.messenger))];
   if (pools.length > 1) {
     for (const p of pools) if (p.block.name) out.push(new SharedMessenger(`email-${p.block.name}`, p.messenger));

@@ -5,11 +5,13 @@
  * bounce for that subscriber; 4xx replies, connection-level errors and timeouts are transient. A 5xx at
  * another stage (MAIL FROM, DATA, AUTH) says nothing about the recipient — a relay refusing to relay
  * or rejecting our credentials answers 5xx for every message — so it is transient too: retried, counted
- * toward `app.max_send_errors`, and never recorded as the subscriber's bounce.
+ * toward `app.max_send_errors`, and never recorded as the subscriber's bounce. Only failures to
+ * connect or log in count toward the messenger's health ({@link classifySmtpError}).
  */
 import nodemailer, { type Transporter } from 'nodemailer';
 import type SMTPPool from 'nodemailer/lib/smtp-pool/index.js';
-import { SendError, type Messenger, type OutgoingMessage } from './messenger.js';
+import { sendableHeaders } from './headers.js';
+import { connectionFailure, SendError, type Messenger, type OutgoingMessage } from './messenger.js';
 
 /** Connection settings of one SMTP server. Durations in milliseconds. */
 export interface SmtpServerOptions {
@@ -40,15 +42,39 @@ export interface SmtpServerOptions {
   helloName?: string;
   /** Immediate retries of a transient failure before the engine defers the message (default 2). */
   maxRetries?: number;
+  /**
+   * Told the names of headers dropped at send time by the header rule (src/mail/headers.ts): data
+   * stored before the rule existed. For the log: each name is told once per messenger.
+   */
+  onDroppedHeaders?: (names: string[]) => void;
 }
 
-/** Classifies a nodemailer error as transient or permanent and wraps it in a SendError. */
+/** nodemailer codes of errors about the message itself (envelope, content, its stream), not the server. */
+const MESSAGE_CODES = new Set(['EENVELOPE', 'EMESSAGE', 'ESTREAM', 'EREQUIRETLS']);
+/** SMTP commands whose answer is about one message or recipient (RFC 5321 §3.3). */
+const MESSAGE_COMMANDS = /^(MAIL|RCPT|DATA|BDAT)\b/u;
+/** RFC 4954 §6 replies saying the session lacks (valid) authentication: about the relay, not the message. */
+const AUTH_REPLIES = new Set([530, 534, 535, 538]);
+
+/**
+ * Classifies a nodemailer error and wraps it in a SendError.
+ *
+ * Kind: only a 5xx to the recipient is permanent (a hard bounce); everything else is transient.
+ * Scope (issue 14 finding 6): answers to MAIL FROM, RCPT TO or DATA (4xx or 5xx, nodemailer
+ * `EENVELOPE`/`EMESSAGE`) are about this message, which a subscriber's address or name can cause, so
+ * they are `message` scope and keep the server's reply; connection, TLS, greeting, EHLO and login
+ * failures, timeouts, and a MAIL FROM refused for want of authentication (RFC 4954 §6: 530, 534, 535,
+ * 538) are `messenger` scope, with the generic CONNECTION_FAILED message (the real
+ * one in `detail`, for the log: it may name internal hosts and ports, issue 14 finding 10).
+ */
 export function classifySmtpError(err: unknown): SendError {
   const e = err as { code?: string; command?: string; responseCode?: number; response?: string; message?: string };
   const rc = typeof e.responseCode === 'number' ? e.responseCode : null;
   const detail = (e.response ?? e.message ?? 'SMTP error').slice(0, 500);
   // nodemailer also reports a refused MAIL FROM as EENVELOPE, so the command decides when it is known.
   const command = (e.command ?? '').toUpperCase();
+  const atMessage = (MESSAGE_COMMANDS.test(command) || MESSAGE_CODES.has(e.code ?? '')) && !(command.startsWith('MAIL') && rc !== null && AUTH_REPLIES.has(rc));
+  if (!atMessage) return connectionFailure(`${e.code ?? 'error'}${command ? ` at ${command}` : ''}: ${detail}`);
   const atRecipient = command.startsWith('RCPT') || (command === '' && e.code === 'EENVELOPE');
   if (rc !== null && rc >= 500 && rc < 600 && atRecipient) return new SendError('permanent', detail, rc);
   return new SendError('transient', detail, rc);
@@ -58,6 +84,8 @@ export function classifySmtpError(err: unknown): SendError {
 export class SmtpMessenger implements Messenger {
   private readonly transport: Transporter<SMTPPool.SentMessageInfo>;
   private readonly headers: Array<[string, string]>;
+  private readonly onDroppedHeaders: (names: string[]) => void;
+  private readonly droppedBefore = new Set<string>();
   readonly maxRetries: number;
 
   constructor(
@@ -66,6 +94,7 @@ export class SmtpMessenger implements Messenger {
   ) {
     const auth = options.user ? { user: options.user, pass: options.password ?? '' } : undefined;
     this.headers = options.headers ?? [];
+    this.onDroppedHeaders = options.onDroppedHeaders ?? (() => undefined);
     this.maxRetries = options.maxRetries ?? 2;
     this.transport = nodemailer.createTransport({
       pool: true,
@@ -85,8 +114,18 @@ export class SmtpMessenger implements Messenger {
     });
   }
 
-  /** Sends one message; resolves when the server accepted it. Throws a classified SendError. */
+  /**
+   * Sends one message; resolves when the server accepted it. Throws a classified SendError. Headers the
+   * header rule refuses (a `Bcc` stored before the rule, issue 14 finding 7) are dropped, not sent:
+   * nodemailer would make their addresses envelope recipients.
+   */
   async push(message: OutgoingMessage): Promise<void> {
+    const { kept, dropped } = sendableHeaders([...this.headers, ...message.headers]);
+    const firstSeen = dropped.filter((name) => !this.droppedBefore.has(name));
+    if (firstSeen.length > 0 && this.droppedBefore.size < 1000) {
+      for (const name of firstSeen) this.droppedBefore.add(name);
+      this.onDroppedHeaders(firstSeen);
+    }
     try {
       const info = await this.transport.sendMail({
         from: message.from,
@@ -94,7 +133,7 @@ export class SmtpMessenger implements Messenger {
         subject: message.subject,
         html: message.html,
         text: message.text,
-        headers: [...this.headers, ...message.headers].map(([key, value]) => ({ key, value })),
+        headers: kept.map(([key, value]) => ({ key, value })),
         messageId: `<${message.messageId}>`,
         attachments: message.attachments,
         disableFileAccess: true,

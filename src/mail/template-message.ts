@@ -5,14 +5,14 @@
  * HTML-escaped (reference §16.1). No List-Unsubscribe headers are added (reference §9).
  */
 import { randomUUID } from 'node:crypto';
-import { compile, type CompiledTemplate, type RenderEnv } from '../templating/index.js';
+import { compile, compileTextPart, type CompiledTemplate, type RenderEnv } from '../templating/index.js';
 import { bodyAsHtml } from './campaign-message.js';
 import { emailDomain, parseSender } from './address.js';
 import type { OutgoingMessage } from './messenger.js';
 
 /** Sources of a message template. */
 export interface TemplateMessageSource {
-  /** Template-language source of the subject (text mode). */
+  /** Template-language source of the subject (text mode; sent as written unless it holds `{{` and `}}`, as listmonk). */
   subject: string;
   /** Template-language source of the body. */
   body: string;
@@ -42,9 +42,9 @@ export class TemplateMessage {
   constructor(source: TemplateMessageSource) {
     const name = source.name ?? 'message';
     this.plain = source.contentType === 'plain';
-    this.subject = compile([{ name: `${name} subject`, source: source.subject }], { mode: 'text' });
+    this.subject = compileTextPart(`${name} subject`, source.subject);
     this.body = compile([{ name, source: bodyAsHtml(source.body, source.contentType) }], { mode: this.plain ? 'text' : 'html' });
-    this.altbody = !this.plain && source.altbody ? compile([{ name: `${name} altbody`, source: source.altbody }], { mode: 'text' }) : null;
+    this.altbody = !this.plain && source.altbody ? compileTextPart(`${name} altbody`, source.altbody) : null;
   }
 
   /** Renders for one recipient. Throws TemplateExecError when the template fails for this data. */

@@ -98,10 +98,14 @@ export const CATALOG_TYPES: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * The application's own enum types (listmonk-behaviour §19), castable by their unqualified name and
- * emitted unqualified, so they resolve in the application's schema.
+ * listmonk's enum types of the columns expressions may read (listmonk-behaviour §19), castable by their
+ * unqualified name and emitted unqualified, so they resolve in the application's schema. Mailroom
+ * creates them as domains over text (migrations/0009_listmonk_enum_domains.sql; issue 14 finding 9b);
+ * test/integration/segmentation/allow-list.test.ts checks that each exists on both stores.
  */
-export const APP_TYPES: ReadonlySet<string> = new Set(['subscriber_status', 'subscription_status']);
+export const APP_TYPES: ReadonlySet<string> = new Set([
+  'subscriber_status', 'subscription_status', 'list_type', 'list_optin', 'list_status', 'bounce_type',
+]);
 
 /**
  * SQL value functions (keywords without parentheses) that may appear, with the keyword emitted.

@@ -96,9 +96,13 @@ async function enterGuard(q: Queryable, ms: number, role: string | undefined): P
   }
 }
 
-/** SQLSTATEs outside class 22 (data exceptions) that an expression can cause. */
+/**
+ * SQLSTATEs outside class 22 (data exceptions) that an expression can cause. 23514 (check violation)
+ * can only come from a cast to one of listmonk's status domains in a read-only statement
+ * (`'foo'::subscriber_status`), where listmonk's enum answers 22P02.
+ */
 const EXPRESSION_STATES = new Set([
-  '42601', '42702', '42725', '42804', '42809', '42846', '42883', '42P08', '42P18', '42P21', '42P22',
+  '23514', '42601', '42702', '42725', '42804', '42809', '42846', '42883', '42P08', '42P18', '42P21', '42P22',
   '0A000', '54000', '54001',
 ]);
 

@@ -2,7 +2,9 @@
  * Go's fmt for template values: %v printing (what an action prints), Sprint/Sprintln and Sprintf,
  * plus strconv.Quote. Written anew from Go's documented fmt behaviour.
  */
+import { chargeBuilt, chargeText, chargeWalk } from './budget.js';
 import { formatE, formatF, formatG, formatNumberV } from './go-number.js';
+import { GoNull, NullTime } from './go-null.js';
 import { timeString } from './go-time.js';
 import { SafeHTML } from './types.js';
 import { goTypeName, isMap, mapGet, sortedKeys } from './values.js';
@@ -21,20 +23,26 @@ function stringer(v: object): string | null {
 function formatStruct(v: object, plus: boolean, depth: number): string {
   const s = stringer(v);
   if (s !== null) return s;
-  const parts = Object.keys(v).map((k) => {
+  const keys = Object.keys(v);
+  chargeWalk(keys.length + 1);
+  const parts = keys.map((k) => {
     const val = formatValue((v as Record<string, unknown>)[k], plus, depth + 1);
     return plus ? `${k}:${val}` : val;
   });
-  return `{${parts.join(' ')}}`;
+  return chargeBuilt(`{${parts.join(' ')}}`);
 }
 
 /**
  * Go's %v (and %+v with `plus`) of a value: nil → `<nil>`, arrays → `[a b]`, maps →
  * `map[k:v]` in sorted key order, dates → time.Time.String(), structs → `{v1 v2}`.
+ * Containers are charged to the execution's step budget node by node (budget.ts), so a value
+ * sharing structure exponentially fails with the step limit instead of printing for minutes.
  */
 export function formatValue(v: unknown, plus = false, depth = 0): string {
   switch (typeof v) {
-    case 'string': return v;
+    case 'string':
+      if (depth > 0) chargeText(v);
+      return v;
     case 'number': return formatNumberV(v);
     case 'boolean': return v ? 'true' : 'false';
     case 'bigint': return v.toString();
@@ -46,10 +54,16 @@ export function formatValue(v: unknown, plus = false, depth = 0): string {
   if (depth > MAX_PRINT_DEPTH) return '...';
   if (v instanceof SafeHTML) return v.value;
   if (v instanceof Date) return timeString(v);
-  if (Array.isArray(v)) return `[${v.map((e) => formatValue(e, plus, depth + 1)).join(' ')}]`;
+  if (v instanceof GoNull) return v.text();
+  if (Array.isArray(v)) {
+    chargeWalk(v.length + 1);
+    return chargeBuilt(`[${v.map((e) => formatValue(e, plus, depth + 1)).join(' ')}]`);
+  }
   if (isMap(v)) {
-    const parts = sortedKeys(v).map((k) => `${formatValue(k, plus, depth + 1)}:${formatValue(mapGet(v, k), plus, depth + 1)}`);
-    return `map[${parts.join(' ')}]`;
+    const keys = sortedKeys(v);
+    chargeWalk(2 * keys.length + 1);
+    const parts = keys.map((k) => `${formatValue(k, plus, depth + 1)}:${formatValue(mapGet(v, k), plus, depth + 1)}`);
+    return chargeBuilt(`map[${parts.join(' ')}]`);
   }
   return formatStruct(v as object, plus, depth);
 }
@@ -169,20 +183,35 @@ function formatString(s: string, spec: Spec): string {
 }
 
 /** Formats one operand for one verb. Arrays and maps apply the verb to each element, like Go. */
-function formatArg(v: unknown, spec: Spec, depth = 0): string {
+function formatArg(arg: unknown, spec: Spec, depth = 0): string {
   const verb = spec.verb;
-  if (verb === 'T') return goTypeName(v);
+  if (verb === 'T') return goTypeName(arg);
+  // listmonk's null.String/Int/Time format as their value (nil when null) for every verb.
+  const v = arg instanceof GoNull ? (arg.Valid ? nullValue(arg) : null) : arg;
   if (typeof v === 'number') return Number.isInteger(v) && !'eEfFgG'.includes(verb) ? formatInt(v, spec) : formatFloat(v, spec);
-  if (typeof v === 'string' || v instanceof SafeHTML) return formatString(String(v), spec);
+  if (typeof v === 'string' || v instanceof SafeHTML) {
+    const text = String(v);
+    if (depth > 0) chargeText(text);
+    return formatString(text, spec);
+  }
   if (typeof v === 'boolean') return verb === 't' || verb === 'v' ? String(v) : bad(verb, v);
   if (v === null || v === undefined) return verb === 'v' ? '<nil>' : bad(verb, v);
   if (verb === 'v') return formatValue(v, spec.plus);
-  if (depth < MAX_PRINT_DEPTH && Array.isArray(v)) return `[${v.map((e) => formatArg(e, spec, depth + 1)).join(' ')}]`;
+  if (depth < MAX_PRINT_DEPTH && Array.isArray(v)) {
+    chargeWalk(v.length + 1);
+    return chargeBuilt(`[${v.map((e) => formatArg(e, spec, depth + 1)).join(' ')}]`);
+  }
   if (depth < MAX_PRINT_DEPTH && isMap(v)) {
-    return `map[${sortedKeys(v).map((k) => `${formatArg(k, spec, depth + 1)}:${formatArg(mapGet(v, k), spec, depth + 1)}`).join(' ')}]`;
+    const keys = sortedKeys(v);
+    chargeWalk(2 * keys.length + 1);
+    return chargeBuilt(`map[${keys.map((k) => `${formatArg(k, spec, depth + 1)}:${formatArg(mapGet(v, k), spec, depth + 1)}`).join(' ')}]`);
   }
   if ((verb === 's' || verb === 'q') && v instanceof Date) return formatString(timeString(v), spec);
   return bad(verb, v);
+}
+
+function nullValue(v: GoNull): unknown {
+  return v instanceof NullTime ? v.Time : v.jsonValue();
 }
 
 const SPEC_RE = /%([-+# 0]*)(\*|\d+)?(\.)?(\*|\d+)?(.)?/y;

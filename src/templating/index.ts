@@ -7,6 +7,7 @@
  */
 import type { Node, Operand, Pipe, TemplateTree } from './ast.js';
 import { plainSource, type SourceInfo, TemplateExecError } from './errors.js';
+import { withBudget } from './budget.js';
 import { TEXT } from './escape/context.js';
 import { ExecState } from './exec/state.js';
 import { Program, type TreeRef } from './exec/program.js';
@@ -25,6 +26,11 @@ export type {
 export { SafeHTML, DEFAULT_LIMITS } from './types.js';
 export { TemplateSyntaxError, TemplateExecError } from './errors.js';
 export { subscriberView, SubscriberView, firstNameOf, lastNameOf, type SubscriberRow } from './subscriber-view.js';
+export {
+  CampaignMessageData, CampaignView, campaignView, ListView, OptinData, TxView,
+  type CampaignRecord, type ListRecord, type TxRecord,
+} from './listmonk-model.js';
+export { NullInt, NullString, NullTime } from './go-null.js';
 
 /** A compiled set of templates; execute() is safe to call many times and concurrently. */
 export interface CompiledTemplate {
@@ -107,6 +113,29 @@ function parseAll(sources: TemplateSource[], opts: CompileOptions, hasFunc: (n: 
 }
 
 /**
+ * listmonk's `hasTplExpr`: whether `source` holds `{{` and, somewhere after it, `}}`. listmonk
+ * compiles subjects, alt bodies and header values as templates only then, and sends them as
+ * written otherwise (issue 15 item 10; listmonk models/campaigns.go).
+ */
+export function hasTemplateExpr(source: string): boolean {
+  const i = source.indexOf('{{');
+  return i !== -1 && source.includes('}}', i + 2);
+}
+
+/** A CompiledTemplate that prints `text` as written (a subject or header without `{{ … }}`). */
+export function literalTemplate(text: string): CompiledTemplate {
+  return { execute: () => text, trackedUrls: () => [], countTemplateCalls: () => 0 };
+}
+
+/**
+ * Compiles a single text-mode part (subject, alt body, header value) the way listmonk does: as a
+ * template when {@link hasTemplateExpr}, else as a literal. Throws TemplateSyntaxError.
+ */
+export function compileTextPart(name: string, source: string, opts: Omit<CompileOptions, 'mode'> = {}): CompiledTemplate {
+  return hasTemplateExpr(source) ? compile([{ name, source }], { ...opts, mode: 'text' }) : literalTemplate(source);
+}
+
+/**
  * Parses and compiles named templates; the first source is the entry point. In html mode the
  * escaping of every action reachable from the entry is decided here, once.
  * Throws TemplateSyntaxError for bad syntax, unknown functions or variables, and HTML the escaper
@@ -127,7 +156,7 @@ export function compile(sources: TemplateSource[], opts: CompileOptions): Compil
       const frame: unknown[] = new Array(entry.size);
       frame[0] = data;
       try {
-        entry.body(st, data, frame);
+        withBudget(st, () => entry.body(st, data, frame));
       } catch (e) {
         if (e instanceof TemplateExecError) throw e;
         const msg = e instanceof Error ? e.message : String(e);

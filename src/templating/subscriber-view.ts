@@ -1,8 +1,11 @@
 /**
- * The `.Subscriber` object templates see (listmonk behaviour reference §16.2), built from a
- * database row. It is a class instance, so a misspelt field (`.Subscriber.Firstname`) is an
- * execution error as in listmonk, while `.Subscriber.Attribs.<key>` is a map (missing → empty).
+ * The `.Subscriber` object templates see (listmonk behaviour reference §16.2; listmonk's
+ * models.Subscriber, field by field), built from a database row. It is a class instance, so a
+ * misspelt field (`.Subscriber.Firstname`) is an execution error as in listmonk, while
+ * `.Subscriber.Attribs.<key>` is a map (missing → empty). `CreatedAt`/`UpdatedAt` are listmonk's
+ * null.Time: `.CreatedAt.Time.Format "…"` as in listmonk, `.CreatedAt.Format "…"` too.
  */
+import { NullTime } from './go-null.js';
 
 /** The subscriber columns the view needs (snake_case, as stored). */
 export interface SubscriberRow {
@@ -17,9 +20,6 @@ export interface SubscriberRow {
   /** listmonk exposes the subscriber's lists as raw JSON text; passed through as given. */
   lists?: unknown;
 }
-
-const toDate = (v: Date | string | null | undefined): Date | null =>
-  v === null || v === undefined ? null : v instanceof Date ? v : new Date(v);
 
 const byteLength = (s: string): number => Buffer.byteLength(s, 'utf8');
 
@@ -38,7 +38,7 @@ export function lastNameOf(name: string): string {
   return name;
 }
 
-/** `.Subscriber`: listmonk's field names; FirstName/LastName computed on first use. */
+/** `.Subscriber`: listmonk's fields (ID, CreatedAt, UpdatedAt, UUID, Email, Name, Attribs, Status, Lists); FirstName/LastName computed on first use. */
 export class SubscriberView {
   readonly ID: number;
   readonly UUID: string;
@@ -46,8 +46,8 @@ export class SubscriberView {
   readonly Name: string;
   readonly Status: string;
   readonly Attribs: Record<string, unknown>;
-  readonly CreatedAt: Date | null;
-  readonly UpdatedAt: Date | null;
+  readonly CreatedAt: NullTime;
+  readonly UpdatedAt: NullTime;
   readonly Lists: unknown;
   #first: string | undefined;
   #last: string | undefined;
@@ -59,8 +59,8 @@ export class SubscriberView {
     this.Name = row.name;
     this.Status = row.status;
     this.Attribs = row.attribs ?? {};
-    this.CreatedAt = toDate(row.created_at);
-    this.UpdatedAt = toDate(row.updated_at);
+    this.CreatedAt = new NullTime(row.created_at);
+    this.UpdatedAt = new NullTime(row.updated_at);
     this.Lists = row.lists ?? '[]';
   }
 

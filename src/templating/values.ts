@@ -4,6 +4,7 @@
  * arrays are slices, class instances are structs, Dates are time.Time, SafeHTML is template.HTML.
  */
 import { EvalFailure } from './errors.js';
+import { GoNull, goNullTypeName, NullTime } from './go-null.js';
 import { timeMethod } from './go-time.js';
 import { SafeHTML } from './types.js';
 
@@ -58,6 +59,7 @@ export function goTypeName(v: unknown): string {
   if (Array.isArray(v)) return '[]interface {}';
   if (v instanceof SafeHTML) return 'template.HTML';
   if (v instanceof Date) return 'time.Time';
+  if (v instanceof GoNull) return goNullTypeName(v);
   if (v instanceof Map || isPlainMap(v)) return 'map[string]interface {}';
   return (v as object).constructor?.name || 'struct';
 }
@@ -107,6 +109,7 @@ export function getField(recv: unknown, name: string, args: unknown[] | null, in
       return recv.get(name);
     }
     if (recv instanceof Date) return timeMethod(recv, name, args ?? []);
+    if (recv instanceof GoNull) return nullField(recv, name, args);
     if (!Array.isArray(recv) && !(recv instanceof SafeHTML) && structHas(recv, name)) {
       const v = (recv as Record<string, unknown>)[name];
       if (typeof v === 'function') return invoke ? callMethod(recv, v, name, args) : v.bind(recv);
@@ -115,6 +118,20 @@ export function getField(recv: unknown, name: string, args: unknown[] | null, in
     }
   }
   throw new EvalFailure(`can't evaluate field ${name} in type ${goTypeName(recv)}`);
+}
+
+/**
+ * A field of listmonk's null.Time / null.String / null.Int: their own fields (`.Time`, `.String`,
+ * `.Int`, `.Valid`); on a null.Time every other name is a time.Time method of `.Time`, so both
+ * `.CreatedAt.Time.Format` (listmonk's form) and `.CreatedAt.Format` work (issue 15 item 8).
+ */
+function nullField(recv: GoNull, name: string, args: unknown[] | null): unknown {
+  if (Object.hasOwn(recv, name)) {
+    noArgs(name, args);
+    return (recv as unknown as Record<string, unknown>)[name];
+  }
+  if (recv instanceof NullTime) return timeMethod(recv.Time, name, args ?? []);
+  throw new EvalFailure(`can't evaluate field ${name} in type ${goNullTypeName(recv)}`);
 }
 
 /** Keys of a map in Go's printing/range order: sorted (numbers numerically, else as strings). */

@@ -220,7 +220,7 @@ export class CampaignJob {
       }
       const retries = messenger?.maxRetries ?? 2;
       const deferred = attempt >= retries;
-      this.log.warn({ campaign_id: campaignId, subscriber_id: subscriberId, attempt, deferred, err: error.message }, 'transient send failure; retrying');
+      this.log.warn({ campaign_id: campaignId, subscriber_id: subscriberId, attempt, deferred, err: error.detail }, 'transient send failure; retrying');
       if (deferred) await this.countError(error);
       if (this.stopped) return null;
       await sleep(deferred ? this.opts.retryMaxMs : Math.min(this.opts.retryBaseMs * 2 ** attempt, this.opts.retryMaxMs), this.abort.signal);
@@ -233,7 +233,7 @@ export class CampaignJob {
     const outcome = await this.store.addSendErrors(this.campaign.id, 1, this.opts.maxSendErrors, e.message);
     if (outcome?.status !== 'running') {
       if (outcome?.pausedNow) {
-        this.log.warn({ campaign_id: this.campaign.id, err: e.message }, 'campaign paused: too many send errors');
+        this.log.warn({ campaign_id: this.campaign.id, err: e.detail }, 'campaign paused: too many send errors');
         this.parts.notify(`Paused: ${outcome.name}`, `The campaign "${outcome.name}" (id ${this.campaign.id}) was paused: ${outcome.reason}`);
       }
       this.stop('status');

@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import type { Logger } from 'pino';
 import type { BulkSession, Db } from '../db/db.js';
 import { isConnectionError, isDbError } from '../db/db.js';
-import { csvParser, describeCsvError, type NumberedRecord } from '../modules/import/csv.js';
+import { describeCsvError, openRecords, type NumberedRecord } from '../modules/import/csv.js';
 import type { EndedRun, ImportRepo, WriteOptions } from '../modules/import/repo.js';
 import type { DomainRules } from '../modules/subscribers/domains.js';
 import { checkRow, copyLine, HeaderError, lineBreaks, mapHeader, type Columns } from '../modules/import/rows.js';
@@ -264,11 +264,7 @@ export class Importer {
    * `stream_lines` say what landed).
    */
   private async importAll(job: ImportJob, ctl: Control): Promise<number> {
-    const source = await openCsv(job.source, job.maxBytes);
-    const parser = csvParser(job.delimiter);
-    source.on('error', (err) => parser.destroy(err));
-    source.pipe(parser);
-    const records = (parser as AsyncIterable<NumberedRecord>)[Symbol.asyncIterator]();
+    const records = await openRecords(job.source, job.delimiter, job.maxBytes);
     const streams = Array.from({ length: this.writers }, (): Stream => ({ batch: newBatch(0), unconfirmed: [] }));
     const state: ReadState = { next: () => records.next(), cols: null, streams, batchNo: 0, records: 0, done: false };
     try {
@@ -282,8 +278,7 @@ export class Importer {
         }
       }
     } finally {
-      source.destroy();
-      parser.destroy();
+      records.close();
     }
   }
 

@@ -8,9 +8,13 @@ WHERE status = 'scheduled' AND send_at <= now()
 RETURNING id;
 
 -- name: running-campaigns
--- Running campaigns with what a message needs, and their template's body (NULL: none).
+-- Running campaigns with what a message needs, and their template's body (NULL: none). The other
+-- columns fill in listmonk's `.Campaign` for templates (status, counts, lists, archive settings).
 SELECT c.id, c.uuid, c.name, c.subject, c.from_email, c.body, c.altbody, c.content_type, c.headers, c.tags,
        c.attribs, c.template_id, c.messenger, c.type, c.send_at, c.started_at, c.created_at, c.updated_at,
+       c.status, c.body_source, c.to_send, c.sent, c.archive, c.archive_slug, c.archive_template_id, c.archive_meta,
+       coalesce((SELECT jsonb_agg(jsonb_build_object('id', cl.list_id, 'name', cl.list_name) ORDER BY cl.list_name)
+                 FROM campaign_lists cl WHERE cl.campaign_id = c.id), '[]'::jsonb) AS lists,
        c.run_no, t.body AS template_body
 FROM campaigns c LEFT JOIN templates t ON t.id = c.template_id
 WHERE c.status = 'running'

@@ -1,6 +1,6 @@
 /**
  * Faults (issue "Trustworthy" §6): PostgreSQL restarts in the middle of a running campaign. The service
- * reports it (health 503 naming the database, a log line), recovers without a restart when the database
+ * reports it (health 503, a log line naming the database), recovers without a restart when the database
  * is back, and loses no message: every subscriber receives the campaign, duplicates stay within the
  * in-flight window, `sent` is exact. Runs against a private PostgreSQL cluster (restarting the shared
  * server would disturb other test files), in the PostgreSQL pass of the suite.
@@ -57,7 +57,8 @@ describe.runIf(enabled)('PostgreSQL restarts mid-campaign', () => {
     pg.stop();
     const health = await waitUntilUnhealthy(server);
     expect(health.status).toBe(503);
-    expect(health.message).toMatch(/^unhealthy: database unavailable/);
+    // The public check says only that (issue 14 finding 6); the reason is in the server log.
+    expect(health.message).toBe('unhealthy');
     await sleep(3000);
     pg.start();
 
@@ -72,7 +73,7 @@ describe.runIf(enabled)('PostgreSQL restarts mid-campaign', () => {
     expect(c.status).toBe('finished');
     expect(server.child.exitCode).toBeNull(); // the same process recovered
     expect((await fetch(`http://127.0.0.1:${server.port}/health`)).status).toBe(200);
-    expect(server.output()).toMatch(/unhealthy|database/i);
+    expect(server.output()).toMatch(/"problems":\["database unavailable/);
 
     const seen = new Map<string, number>();
     for (const m of sink.messages) for (const to of m.envelope.to) seen.set(to, (seen.get(to) ?? 0) + 1);

@@ -59,7 +59,8 @@ describe.runIf(enabled)('PostgreSQL restarts mid-import', () => {
     pg.stop();
     const health = await waitUntilUnhealthy(server);
     expect(health.status).toBe(503);
-    expect(health.message).toMatch(/^unhealthy: database unavailable/);
+    // The public check says only that (issue 14 finding 6); the reason is in the server log.
+    expect(health.message).toBe('unhealthy');
     const during = await server.api('GET', '/api/import/subscribers');
     expect(during.status).toBe(503);
     expect(during.body).toEqual({ message: 'the database is unavailable; try again shortly' });
@@ -77,6 +78,7 @@ describe.runIf(enabled)('PostgreSQL restarts mid-import', () => {
     expect(status, log).toMatchObject({ status: 'finished', imported: ROWS, total: ROWS });
     expect(server.child.exitCode).toBeNull(); // the same process recovered
     expect((await fetch(`http://127.0.0.1:${server.port}/health`)).status).toBe(200);
+    expect(server.output()).toMatch(/"problems":\["database unavailable/);
     expect(server.output()).toMatch(/import paused: the database is unavailable/);
     expect(server.output()).toMatch(/import resumed: the database is back/);
     expect(log).toMatch(/The database was unavailable for \d+\.\d s after line \d+; the import waited and went on from there\./);

@@ -97,7 +97,8 @@ export async function startServer(env: Record<string, string>, timeoutMs = 60_00
 
 /**
  * Polls `GET /health` of `server` every 100 ms until it answers something other than 200, for at most
- * `timeoutMs`; returns the last answer's status and message (`{"message": "unhealthy: …"}` when 503).
+ * `timeoutMs`; returns the last answer's status and message (`{"message": "unhealthy"}` when 503: the
+ * public check gives no reasons; they are in the server log and behind credentials at /api/health).
  */
 export async function waitUntilUnhealthy(server: ServerProcess, timeoutMs = 5000): Promise<{ status: number; message: string | null }> {
   const url = `http://127.0.0.1:${server.port}/health`;

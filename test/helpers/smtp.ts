@@ -26,6 +26,8 @@ export interface SmtpSink {
   messages: ReceivedMail[];
   /** Refuse recipients while set. */
   reject: RejectHook | null;
+  /** While true, every new connection is greeted with 421 and closed (the relay is down for us). */
+  refuseConnections: boolean;
   /** Delay before accepting each message's data (ms), to make a campaign last. */
   delayMs: number;
   /** Resolves once at least `n` messages have arrived (rejects after `timeoutMs`). */
@@ -38,13 +40,17 @@ export async function startSmtpSink(opts: { parse?: boolean } = {}): Promise<Smt
   const parse = opts.parse ?? true;
   const messages: ReceivedMail[] = [];
   const waiters: Array<{ n: number; resolve: () => void }> = [];
-  const sink: Partial<SmtpSink> = { messages, reject: null, delayMs: 0 };
+  const sink: Partial<SmtpSink> = { messages, reject: null, delayMs: 0, refuseConnections: false };
 
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
     size: 50 * 1024 * 1024,
+    onConnect(_session, callback) {
+      if (!sink.refuseConnections) return callback();
+      return callback(Object.assign(new Error('service not available (test sink)'), { responseCode: 421 }));
+    },
     onRcptTo(address: SMTPServerAddress, _session, callback) {
       const code = sink.reject?.(address.address) ?? null;
       if (code === null) return callback();

@@ -21,10 +21,10 @@ beforeAll(async () => {
 afterAll(async () => t.close());
 
 const get = (url: string) => t.app.inject({ method: 'GET', url });
-/** A campaign in `status`, sent at `sentAt` (the engine is not running in this file). */
-async function campaign(fields: Record<string, unknown>, status = 'finished', sentAt = '2026-03-01T09:00:00Z') {
+/** A campaign in `status`, sent at `sentAt` to `sent` subscribers (the engine is not running in this file). */
+async function campaign(fields: Record<string, unknown>, status = 'finished', sentAt = '2026-03-01T09:00:00Z', sent = 1) {
   const c = (await t.api('POST', '/api/campaigns', { name: 'Issue', subject: 'Issue for {{ .Subscriber.Name }}', lists: [list], body: '<p>Dear {{ .Subscriber.Name }} of {{ .Subscriber.Attribs.city }}</p>', ...fields })).body.data;
-  await t.testDb.db.sql('UPDATE campaigns SET status = $2, started_at = $3 WHERE id = $1', [c.id, status, sentAt]);
+  await t.testDb.db.sql('UPDATE campaigns SET status = $2, started_at = $3, sent = $4 WHERE id = $1', [c.id, status, sentAt, sent]);
   return c as { id: number; uuid: string };
 }
 
@@ -55,6 +55,34 @@ describe('view in browser', () => {
       expect(res.statusCode, url).toBe(404);
       expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
     }
+  });
+
+  // Issue 14 finding 10: drafts were rendered, and for any subscriber UUID, recipient or not.
+  it('is a 404 page for a campaign not sent yet: draft, scheduled, or running with nothing sent', async () => {
+    const draft = (await t.api('POST', '/api/campaigns', { name: 'Draft', subject: 'Secret', lists: [list], body: '<p>Unreleased {{ .Subscriber.Name }}</p>' })).body.data;
+    const cases = [draft, await campaign({}, 'scheduled', '2026-03-01T09:00:00Z', 0), await campaign({}, 'running', '2026-03-01T09:00:00Z', 0)];
+    for (const c of cases) {
+      const res = await get(`/campaign/${c.uuid}/${sub.uuid}`);
+      expect(res.statusCode).toBe(404);
+      expect(res.body).not.toContain('Rosa');
+    }
+    for (const status of ['running', 'paused', 'cancelled', 'finished']) {
+      expect((await get(`/campaign/${(await campaign({}, status)).uuid}/${sub.uuid}`)).statusCode, status).toBe(200);
+    }
+  });
+
+  it('is a 404 page for subscribers the campaign does not go to', async () => {
+    const other = (await t.api('POST', '/api/lists', { name: 'Other', optin: 'single' })).body.data.id;
+    const double = (await t.api('POST', '/api/lists', { name: 'Double', optin: 'double' })).body.data.id;
+    const make = async (email: string, fields: Record<string, unknown>) => (await t.api('POST', '/api/subscribers', { email, name: 'Someone', ...fields })).body.data.uuid as string;
+    const outsider = await make('outsider@example.org', { lists: [other] });
+    const unconfirmed = await make('unconfirmed@example.org', { lists: [double] });
+    const gone = await make('gone@example.org', { lists: [list] });
+    await t.api('PUT', '/api/subscribers/lists', { ids: [(await t.api('GET', `/api/subscribers?query=${encodeURIComponent("subscribers.email = 'gone@example.org'")}`)).body.data.results[0].id], action: 'unsubscribe', target_list_ids: [list] });
+    const blocked = await make('blocked@example.org', { lists: [list], status: 'blocklisted' });
+    const c = await campaign({ lists: [list, double] });
+    for (const uuid of [outsider, unconfirmed, gone, blocked]) expect((await get(`/campaign/${c.uuid}/${uuid}`)).statusCode, uuid).toBe(404);
+    expect((await get(`/campaign/${c.uuid}/${sub.uuid}`)).statusCode).toBe(200);
   });
 
   it('redirects the zero subscriber of an archived campaign to its archive page', async () => {

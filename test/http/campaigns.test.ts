@@ -95,8 +95,8 @@ describe('POST /api/campaigns: content, opt-in and archive fields', () => {
   it('keeps per-campaign headers and refuses invalid or reserved header names', async () => {
     const ok = await t.api('POST', '/api/campaigns', { ...base(), headers: [{ 'Reply-To': 'help@x.org' }, { 'X-Campaign': '{{ .Campaign.Name }}' }] });
     expect(ok.body.data.headers).toEqual([{ 'Reply-To': 'help@x.org' }, { 'X-Campaign': '{{ .Campaign.Name }}' }]);
-    expect((await t.api('POST', '/api/campaigns', { ...base(), headers: [{ 'Bad Name': 'x' }] })).body.message).toMatch(/^headers: "Bad Name" is not a valid header name/);
-    expect((await t.api('POST', '/api/campaigns', { ...base(), headers: [{ To: 'x@y.org' }] })).body.message).toMatch(/^headers: "To" is set by Mailroom/);
+    expect((await t.api('POST', '/api/campaigns', { ...base(), headers: [{ 'Bad Name': 'x' }] })).body.message).toMatch(/^headers\.0: "Bad Name" is not a valid header name/);
+    expect((await t.api('POST', '/api/campaigns', { ...base(), headers: [{ To: 'x@y.org' }] })).body.message).toMatch(/^headers\.0: "To" would add recipients/);
     expect((await t.api('POST', '/api/campaigns', { ...base(), headers: [{ 'X-A': 5 }] })).status).toBe(400);
   });
 

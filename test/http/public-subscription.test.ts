@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { mailsTo, optinLink, waitForMailTo } from '../helpers/mail.js';
+import { multipart } from '../helpers/multipart.js';
 import { startSmtpSink, type SmtpSink } from '../helpers/smtp.js';
 
 let t: TestApp;
@@ -177,6 +178,37 @@ describe('per-IP rate limit', () => {
       expect(page.text).toContain('Too many requests');
       await t.deps.settings.update({ 'security.public_subscription_rate_limit': { requests: 0, window: '1m' } });
       expect((await pub('POST', '/api/public/subscription', body)).status).toBe(200);
+    } finally {
+      await t.deps.settings.update({ 'security.public_subscription_rate_limit': { requests: 10, window: '1m' } });
+    }
+  });
+});
+
+describe('one rate limit across the API and the form (issue 14 finding 9)', () => {
+  it('counts the API and the form, in any body encoding, against one limit per address; a forged X-Forwarded-For does not escape it', async () => {
+    await t.deps.settings.update({ 'security.public_subscription_rate_limit': { requests: 4, window: '1m' } });
+    try {
+      const ip = '198.51.100.23';
+      const uuid = lists['news']!.uuid;
+      let n = 0;
+      const forged = () => ({ 'x-forwarded-for': `203.0.113.${++n}` });
+      const mp = multipart([{ name: 'email', value: 'alternate@example.com' }, { name: 'l', value: uuid }]);
+      const send = [
+        () => t.app.inject({ method: 'POST', url: '/api/public/subscription', remoteAddress: ip, headers: { 'content-type': 'application/json', ...forged() }, payload: JSON.stringify({ email: 'alternate@example.com', list_uuids: [uuid] }) }),
+        () => t.app.inject({ method: 'POST', url: '/subscription/form', remoteAddress: ip, headers: { 'content-type': 'application/x-www-form-urlencoded', ...forged() }, payload: `email=alternate%40example.com&l=${uuid}` }),
+        () => t.app.inject({ method: 'POST', url: '/api/public/subscription', remoteAddress: ip, headers: { 'content-type': 'application/x-www-form-urlencoded', ...forged() }, payload: `email=alternate%40example.com&l=${uuid}` }),
+        () => t.app.inject({ method: 'POST', url: '/subscription/form', remoteAddress: ip, headers: { 'content-type': mp.contentType, ...forged() }, payload: mp.payload }),
+      ];
+      const statuses: number[] = [];
+      for (const s of send) statuses.push((await s()).statusCode);
+      expect(statuses).toEqual([200, 200, 200, 200]);
+      // The fifth and sixth, one through each entry point, are over the shared limit.
+      expect((await send[0]!()).statusCode).toBe(429);
+      const page = await send[1]!();
+      expect(page.statusCode).toBe(429);
+      expect(page.body).toContain('Too many requests');
+      // Another address still has its own full count.
+      expect((await pub('POST', '/subscription/form', { form: [['email', 'alternate@example.com'], ['l', uuid]], ip: '198.51.100.24' })).status).toBe(200);
     } finally {
       await t.deps.settings.update({ 'security.public_subscription_rate_limit': { requests: 10, window: '1m' } });
     }

@@ -1,9 +1,13 @@
 /**
  * Settings API (reference §12): flat keys, secrets masked, validation naming the key, empty/masked
- * secrets keep the stored one, changes applied without a restart.
+ * secrets keep the stored one while where it is sent is unchanged (issue 14 finding 1), changes applied
+ * without a restart.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mediaSettings } from '../../src/modules/media/settings.js';
 import { buildTestApp, ROOT_URL, type TestApp } from '../helpers/app.js';
+
+const mediaDefs = mediaSettings();
 
 let t: TestApp;
 beforeAll(async () => {
@@ -23,13 +27,13 @@ describe('settings', () => {
 
   it('change only the keys sent, and keep a secret sent back masked or empty', async () => {
     const before = (await t.api('GET', '/api/settings')).body.data;
-    const smtp = [{ ...before.smtp[0], port: 587 }, { ...before.smtp[0], uuid: 'second', name: 'backup', password: '' }];
+    const smtp = [{ ...before.smtp[0], max_conns: 4 }, { ...before.smtp[0], uuid: 'second', name: 'backup', password: '' }];
     const res = await t.api('PUT', '/api/settings', { 'app.concurrency': 4, smtp });
     expect(res.status).toBe(200);
     expect(res.body.data['app.concurrency']).toBe(4);
     expect(res.body.data['app.root_url']).toBe(ROOT_URL);
     const stored = t.deps.settings.get(t.deps.core.smtp);
-    expect(stored.map((s) => [s.port, s.password])).toEqual([[587, 's3cret'], [2525, '']]);
+    expect(stored.map((s) => [s.max_conns, s.password])).toEqual([[4, 's3cret'], [10, '']]);
     expect(t.deps.messengers.names()).toEqual(['email', 'email-backup', 'email-primary']);
   });
 
@@ -128,6 +132,90 @@ describe('settings', () => {
       expect(refused.body.message).toMatch(/^upload\.extensions\.1: /);
     }
     expect((await t.api('GET', '/api/settings')).body.data['upload.extensions']).toEqual(['jpg', 'png', 'pdf', '*']);
+  });
+
+  it('keep a stored SMTP password sent back masked only while host, port, user and TLS are unchanged (issue 14 finding 1)', async () => {
+    const seeded = { host: 'smtp.example.com', port: 2525, username: 'user', password: 's3cret' };
+    const [primary] = (await t.api('PUT', '/api/settings', { smtp: [{ ...(await t.api('GET', '/api/settings')).body.data.smtp[0], ...seeded }] })).body.data.smtp;
+    const stored = () => t.deps.settings.get(t.deps.core.smtp);
+    const before = stored();
+    const moves: Array<[Record<string, unknown>, string]> = [
+      [{ host: 'attacker.example.net' }, 'host'],
+      [{ port: 25 }, 'port'],
+      [{ username: 'other' }, 'username'],
+      [{ tls_type: 'none' }, 'tls_type'],
+      [{ tls_skip_verify: true }, 'tls_skip_verify'],
+      [{ host: 'attacker.example.net', username: 'x' }, 'host and username'],
+    ];
+    for (const [change, named] of moves) {
+      for (const password of [primary.password, '']) {
+        const res = await t.api('PUT', '/api/settings', { 'app.concurrency': 9, smtp: [{ ...primary, ...change, password }] });
+        expect(res.status, JSON.stringify(change)).toBe(400);
+        expect(res.body.message).toBe(
+          `smtp.0.password: must be sent again: ${named} changed, and a stored secret is kept only while host, port, username, tls_type and tls_skip_verify stay the same`,
+        );
+      }
+    }
+    expect(stored()).toEqual(before);
+    expect(t.deps.settings.get(t.deps.core.concurrency)).not.toBe(9);
+    // Sending the password again moves it; sending it back masked afterwards keeps it.
+    expect((await t.api('PUT', '/api/settings', { smtp: [{ ...primary, host: 'relay.example.org', password: 'n3w-pass' }] })).status).toBe(200);
+    const moved = (await t.api('GET', '/api/settings')).body.data.smtp[0];
+    expect((await t.api('PUT', '/api/settings', { smtp: [{ ...moved, max_conns: 3 }] })).status).toBe(200);
+    expect(stored()[0]).toMatchObject({ host: 'relay.example.org', password: 'n3w-pass', max_conns: 3 });
+    // A block that sends no password drops the stored one when it moves, instead of being refused.
+    const none = await t.api('PUT', '/api/settings', { smtp: [{ ...moved, host: 'open-relay.example.org', auth_protocol: 'none' }] });
+    expect(none.status, JSON.stringify(none.body)).toBe(200);
+    expect(stored()[0]).toMatchObject({ host: 'open-relay.example.org', password: '' });
+    // ... so switching authentication back on later cannot reuse it.
+    expect(stored()[0]!.password).toBe('');
+    expect((await t.api('PUT', '/api/settings', { smtp: [{ ...primary, ...seeded }] })).status).toBe(200);
+  });
+
+  it('keep a stored messenger password only while root_url and username are unchanged', async () => {
+    const block = { enabled: true, name: 'hook', root_url: 'https://hooks.example.org/in', username: 'u', password: 'pw', max_conns: 2, timeout: '5s', max_msg_retries: 1 };
+    const [saved] = (await t.api('PUT', '/api/settings', { messengers: [block] })).body.data.messengers;
+    for (const [change, named] of [[{ root_url: 'https://attacker.example.net/in' }, 'root_url'], [{ username: 'v' }, 'username']] as const) {
+      const res = await t.api('PUT', '/api/settings', { messengers: [{ ...saved, ...change }] });
+      expect(res.status).toBe(400);
+      expect(res.body.message).toBe(`messengers.0.password: must be sent again: ${named} changed, and a stored secret is kept only while root_url and username stay the same`);
+    }
+    expect(t.deps.settings.get(t.deps.messengerDefs.messengers)[0]).toMatchObject({ root_url: block.root_url, password: 'pw' });
+    expect((await t.api('PUT', '/api/settings', { messengers: [{ ...saved, max_conns: 5 }] })).status).toBe(200);
+    expect((await t.api('PUT', '/api/settings', { messengers: [{ ...saved, root_url: 'https://new.example.org/in', password: 'pw2' }] })).status).toBe(200);
+    expect(t.deps.settings.get(t.deps.messengerDefs.messengers)[0]).toMatchObject({ root_url: 'https://new.example.org/in', password: 'pw2', max_conns: 2 });
+    expect((await t.api('PUT', '/api/settings', { messengers: [] })).status).toBe(200);
+  });
+
+  it('keep the stored S3 secret key only while endpoint, bucket and access key are unchanged', async () => {
+    const s3 = { 'upload.s3.url': 'https://s3.example.org', 'upload.s3.bucket': 'news', 'upload.s3.aws_access_key_id': 'AKID1', 'upload.s3.aws_secret_access_key': 'k-secret' };
+    expect((await t.api('PUT', '/api/settings', s3)).status).toBe(200);
+    const secret = () => t.deps.settings.get(mediaDefs.s3SecretKey);
+    const masked = (await t.api('GET', '/api/settings')).body.data['upload.s3.aws_secret_access_key'];
+    expect(masked).toBe('••••••••');
+    const moves: Array<[Record<string, unknown>, string]> = [
+      [{ 'upload.s3.url': 'https://attacker.example.net' }, 'upload.s3.url'],
+      [{ 'upload.s3.bucket': 'other' }, 'upload.s3.bucket'],
+      [{ 'upload.s3.aws_access_key_id': 'AKID2' }, 'upload.s3.aws_access_key_id'],
+      [{ 'upload.s3.url': 'https://attacker.example.net', 'upload.s3.bucket': 'b' }, 'upload.s3.url and upload.s3.bucket'],
+    ];
+    for (const [change, named] of moves) {
+      // The secret absent, sent back masked, or empty: all refused.
+      for (const sent of [{}, { 'upload.s3.aws_secret_access_key': masked }, { 'upload.s3.aws_secret_access_key': '' }]) {
+        const res = await t.api('PUT', '/api/settings', { ...change, ...sent });
+        expect(res.status, JSON.stringify({ ...change, ...sent })).toBe(400);
+        expect(res.body.message).toBe(
+          `upload.s3.aws_secret_access_key: must be sent again: ${named} changed, and a stored secret is kept only while upload.s3.url, upload.s3.bucket and upload.s3.aws_access_key_id stay the same`,
+        );
+      }
+    }
+    expect(t.deps.settings.get(mediaDefs.s3Url)).toBe('https://s3.example.org');
+    expect(secret()).toBe('k-secret');
+    // Unchanged destination (or other S3 keys) keeps it; sending the secret again moves it.
+    expect((await t.api('PUT', '/api/settings', { ...s3, 'upload.s3.aws_secret_access_key': masked, 'upload.s3.aws_default_region': 'eu-west-3' })).status).toBe(200);
+    expect(secret()).toBe('k-secret');
+    expect((await t.api('PUT', '/api/settings', { 'upload.s3.url': 'https://minio.example.org', 'upload.s3.aws_secret_access_key': 'k2' })).status).toBe(200);
+    expect(secret()).toBe('k2');
   });
 
   it("apply another instance's change after a refresh", async () => {

@@ -85,7 +85,7 @@ describe('POST /api/templates', () => {
     ['an unknown type', { type: 'email' }, /^type: must be one of campaign, campaign_visual, tx$/],
     ['a missing body', { body: undefined }, /^body: is required$/],
     ['a tx template without subject', { type: 'tx', subject: ' ', body: '<p>x</p>' }, /^subject: is required for tx templates$/],
-    ['a tx subject that does not parse', { type: 'tx', subject: 'Hi {{ .Name', body: '<p>x</p>' }, /^subject: template error at line 1, column \d+: /],
+    ['a tx subject that does not parse', { type: 'tx', subject: 'Hi {{ .Name | }}', body: '<p>x</p>' }, /^subject: template error at line 1, column \d+: /],
     ['a body that is not a string', { body: 42 }, /^body: must be string$/],
   ];
   for (const [what, patch, message] of refused) {

@@ -23,12 +23,13 @@ describe('checkHeaders', () => {
     expect(() => checkHeaders([{ 'X-Campaign-Tag': 'a' }, { 'Reply-To': 'x@y.org' }])).not.toThrow();
   });
   const refused: Array<[Record<string, string>, RegExp]> = [
-    [{ 'X Bad': 'a' }, /^headers: "X Bad" is not a valid header name/],
-    [{ 'X:Colon': 'a' }, /^headers: "X:Colon" is not a valid header name/],
+    [{ 'X Bad': 'a' }, /^headers\.0: "X Bad" is not a valid header name/],
+    [{ 'X:Colon': 'a' }, /^headers\.0: "X:Colon" is not a valid header name/],
     [{ 'X-Ünicode': 'a' }, /not a valid header name/],
     [{ 'X-A\r\nBcc': 'a' }, /not a valid header name/],
-    [{ From: 'a@b.c' }, /^headers: "From" is set by Mailroom/],
-    [{ 'content-type': 'text/plain' }, /^headers: "content-type" is set by Mailroom/],
+    [{ From: 'a@b.c' }, /^headers\.0: "From" would change the sender/],
+    [{ 'content-type': 'text/plain' }, /^headers\.0: "content-type" is set by Mailroom/],
+    [{ Bcc: 'spy@x.org' }, /^headers\.0: "Bcc" would add recipients/],
     [{ 'Message-ID': '<x@y>' }, /is set by Mailroom/],
   ];
   for (const [h, message] of refused) it(`refuses ${JSON.stringify(Object.keys(h)[0])}`, () => expect(() => checkHeaders([h])).toThrow(message));

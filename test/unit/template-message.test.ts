@@ -25,6 +25,14 @@ describe('TemplateMessage', () => {
   });
 
   it('refuses a template that does not parse', () => {
-    expect(() => new TemplateMessage({ subject: '{{ .x', body: '', contentType: 'html' })).toThrow(TemplateSyntaxError);
+    expect(() => new TemplateMessage({ subject: '{{ .x | }}', body: '', contentType: 'html' })).toThrow(TemplateSyntaxError);
+    expect(() => new TemplateMessage({ subject: 's', body: '{{ .x', contentType: 'html' })).toThrow(TemplateSyntaxError);
+  });
+
+  it('sends a subject or altbody without both {{ and }} as written, as listmonk (issue 15 item 10)', () => {
+    const m = new TemplateMessage({ subject: 'Save {{ big', altbody: 'a }} b {{', body: '<p>x</p>', contentType: 'html' });
+    const out = m.render({}, {}, { from: 'a@example.com', to: { name: '', address: 'b@example.com' } });
+    expect(out.subject).toBe('Save {{ big');
+    expect(out.text).toBe('a }} b {{');
   });
 });

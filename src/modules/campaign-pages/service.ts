@@ -11,7 +11,7 @@ import type { RenderedBody } from '../../http/rendered.js';
 
 const Q = loadQueries(new URL('./queries.sql', import.meta.url), [
   'page-campaign-by-uuid',
-  'page-subscriber-by-uuid',
+  'page-recipient-by-uuid',
   'archive-query',
   'archive-get',
   'archive-count',
@@ -22,6 +22,8 @@ const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 /** A campaign as the pages load it. */
 export interface PageCampaign extends CampaignForMessage {
   status: string;
+  /** Messages sent so far. */
+  sent: number;
   archive: boolean;
   archive_slug: string | null;
   archive_meta: Record<string, unknown>;
@@ -64,6 +66,18 @@ export interface CampaignPageDeps {
 /** Page size of the archive. */
 export const ARCHIVE_PER_PAGE = 20;
 
+/** Statuses in which a campaign has been (or is being) sent. */
+const SENDING_STATUSES = ['running', 'paused', 'finished', 'cancelled'];
+
+/**
+ * Whether "view in browser" may show the campaign (issue 14 finding 10): it has been sent to someone
+ * (a sending status and `sent` > 0). Drafts and scheduled campaigns are not shown, not even through a
+ * test send's link.
+ */
+export function hasBeenSent(c: Pick<PageCampaign, 'status' | 'sent'>): boolean {
+  return SENDING_STATUSES.includes(c.status) && c.sent > 0;
+}
+
 function isArchived(c: PageCampaign): boolean {
   return c.archive && c.type === 'regular' && ['running', 'paused', 'finished'].includes(c.status);
 }
@@ -94,15 +108,19 @@ export class CampaignPageService {
 
   /**
    * Renders a campaign as the subscriber got it. The all-zero subscriber UUID (links in archived or
-   * preview renders) redirects to the archive page of an archived campaign; anything unknown is
-   * not found. Throws TemplateExecError when the message fails to render for this subscriber.
+   * preview renders) redirects to the archive page of an archived campaign. Not found: unknown UUIDs,
+   * a campaign not yet sent ({@link hasBeenSent}), and a subscriber the campaign does not go to (the
+   * delivery engine's recipient rule: enabled, on one of its lists with a subscription that receives
+   * mail), so a draft cannot be read, nor a campaign rendered with anyone's data, by whoever has a
+   * subscriber UUID (issue 14 finding 10). Throws TemplateExecError when the message fails to render.
    */
   async viewInBrowser(campaignUuid: string, subscriberUuid: string): Promise<ViewResult> {
     if (!UUID_RE.test(campaignUuid) || !UUID_RE.test(subscriberUuid)) return { kind: 'not-found' };
     const [c] = await this.d.db.run<PageCampaign>(Q['page-campaign-by-uuid'], { uuid: campaignUuid.toLowerCase() });
     if (c === undefined) return { kind: 'not-found' };
     if (subscriberUuid === ZERO_UUID) return isArchived(c) ? { kind: 'redirect', url: this.archiveUrl(c) } : { kind: 'not-found' };
-    const [sub] = await this.d.db.run<SubscriberForMessage>(Q['page-subscriber-by-uuid'], { uuid: subscriberUuid.toLowerCase() });
+    if (!hasBeenSent(c)) return { kind: 'not-found' };
+    const [sub] = await this.d.db.run<SubscriberForMessage>(Q['page-recipient-by-uuid'], { uuid: subscriberUuid.toLowerCase(), campaign_id: c.id });
     if (sub === undefined) return { kind: 'not-found' };
     const builder = new CampaignMessageBuilder(c, c.template_body, this.d.urls(), { textAlternative: false });
     return { kind: 'rendered', body: builder.renderBody(sub) };

@@ -2,6 +2,7 @@
  * Pure rules for single campaign fields (spec 4.7, reference §7.3, §13): send times, senders,
  * archive slugs, custom headers, and the body generated for opt-in campaigns.
  */
+import { checkCustomHeaders } from '../../mail/headers.js';
 import { FieldError } from '../../errors.js';
 import { escapeHtml } from '../../http/html.js';
 import { formatSender, parseSender } from '../../mail/address.js';
@@ -44,19 +45,13 @@ export function slugify(value: string | null): string | null {
   return slug === '' ? null : slug;
 }
 
-// RFC 5322 field names: printable ASCII except the colon.
-const HEADER_NAME = /^[!-9;-~]+$/u;
-// Headers set from the campaign's own fields or that shape the MIME structure.
-const RESERVED_HEADERS = new Set(['from', 'to', 'subject', 'message-id', 'mime-version', 'content-type', 'content-transfer-encoding']);
-
-/** Checks custom headers (`[{"X-Name": "value"}]`): valid names, none that Mailroom sets itself. */
+/**
+ * Checks custom headers (`[{"X-Name": "value"}]`) with the one header rule (src/mail/headers.ts, issue
+ * 14 finding 7): valid names, none that adds recipients, changes the envelope or that Mailroom sets.
+ * Throws FieldError on `headers.<index>`.
+ */
 export function checkHeaders(headers: Array<Record<string, string>>): void {
-  for (const h of headers) {
-    for (const name of Object.keys(h)) {
-      if (!HEADER_NAME.test(name)) throw new FieldError('headers', `"${name}" is not a valid header name`);
-      if (RESERVED_HEADERS.has(name.toLowerCase())) throw new FieldError('headers', `"${name}" is set by Mailroom from the campaign's fields and cannot be overridden`);
-    }
-  }
+  checkCustomHeaders('headers', headers);
 }
 
 /** A list name made safe for HTML and for the template language (no `{{` can start an action). */

@@ -29,6 +29,8 @@ export interface CampaignMessagesDeps {
   rootUrl: () => string;
   /** URLs of real messages (tracking as configured), the same the delivery engine uses. */
   urls: () => MessageUrls;
+  /** Receives the full detail of a failure the API shows only generically (issue 14 finding 10). */
+  logDetail?: (email: string, detail: string) => void;
 }
 
 // Which request field a template error belongs to, by the name it was compiled under.
@@ -139,6 +141,7 @@ export class CampaignMessages {
     const failed = results.flatMap((r, i) => {
       if (r.status === 'fulfilled') return [];
       const why = r.reason instanceof SendError ? r.reason.message : String(r.reason);
+      if (r.reason instanceof SendError && r.reason.detail !== why) this.d.logDetail?.(messages[i]!.to.address, r.reason.detail);
       return [`${messages[i]!.to.address} (${why})`];
     });
     if (failed.length > 0) {

@@ -14,7 +14,7 @@ import type { ListRef, ListRepo } from '../lists/repo.js';
 import { normaliseTags } from '../lists/service.js';
 import type { TemplateRepo } from '../templates/repo.js';
 import type { Template } from '../templates/schemas.js';
-import { checkSource, describeTemplateError } from '../templates/validate.js';
+import { checkSource, checkTextPart, describeTemplateError } from '../templates/validate.js';
 import { checkHeaders, nonBlank, normaliseSender, optinCampaignBody, parseSendAt, slugify } from './fields.js';
 import type { CampaignRecord } from './repo.js';
 import type { CampaignUpdate } from './schemas.js';
@@ -158,11 +158,11 @@ export class CampaignValidator {
 
   /** Compiles subject, altbody, headers and the body inside its template; FieldError with line and column. */
   private compileAll(record: CampaignRecord, templateBody: string | null): void {
-    checkSource('subject', record.subject, 'text');
+    checkTextPart('subject', record.subject);
     // Syntax errors first, on the text as written (markdown positions shift once converted to HTML).
     checkSource('body', record.body, 'text');
-    if (record.altbody) checkSource('altbody', record.altbody, 'text');
-    for (const h of record.headers) for (const v of Object.values(h)) checkSource('headers', v, 'text');
+    if (record.altbody) checkTextPart('altbody', record.altbody);
+    for (const h of record.headers) for (const v of Object.values(h)) checkTextPart('headers', v);
     try {
       new CampaignMessageBuilder(sampleCampaign(record), templateBody, untrackedUrls(''), { textAlternative: false });
     } catch (err) {

@@ -1,9 +1,14 @@
 /**
  * What `/api/health` and `/metrics` report (issue "Trustworthy" §6–7): the database answers, and every
- * messenger has delivered recently or at least not only failed. Messengers are wrapped by
- * {@link MeteredMessenger}, which counts sends and failures per messenger (Prometheus counters) and
- * remembers the latest outcome; a messenger whose recent sends all failed transiently (SMTP server down
- * or its queue full) makes the service unhealthy until a send succeeds again. State changes are logged.
+ * messenger can be connected to. Messengers are wrapped by {@link MeteredMessenger}, which counts sends
+ * and failures per messenger (Prometheus counters) and tells the monitor the outcome. A messenger whose
+ * last {@link FAILING_AFTER} attempts all failed at the connection or login level (SMTP server
+ * unreachable, timing out, refusing the login; postback endpoint down) makes the service unhealthy until
+ * a send reaches the server again. Failures about one message or recipient (SMTP 4xx/5xx to MAIL FROM,
+ * RCPT TO or DATA) never do: a subscriber chooses their address, and one address the relay
+ * temp-rejects must not take the instance out of a load balancer (issue 14 finding 6). Only the
+ * messengers of the current settings are watched ({@link HealthMonitor.watch}). State changes are
+ * logged with the full error; the reasons the API shows carry no hosts or ports (finding 10).
  */
 import type { Logger } from 'pino';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
@@ -74,13 +79,18 @@ export class Metrics {
 }
 
 interface MessengerState {
-  consecutiveTransient: number;
+  name: string;
+  /** Connection-level failures in a row, since the last time the server was reached. */
+  consecutive: number;
+  /** The last one's API-safe message and its full detail (log only). */
   lastError: string;
+  lastDetail: string;
 }
 
 /** Tracks health of the database and the messengers. */
 export class HealthMonitor {
-  private readonly messengers = new Map<string, MessengerState>();
+  /** The watched messengers (identity: a messenger replaced by a settings change is another one). */
+  private readonly messengers = new Map<object, MessengerState>();
   private lastProblems = '';
 
   constructor(
@@ -88,31 +98,54 @@ export class HealthMonitor {
     private readonly log: Logger,
   ) {}
 
-  /** Records a send outcome for `messenger` (null error: success). */
-  record(messenger: string, error: SendError | null): void {
-    const s = this.messengers.get(messenger) ?? { consecutiveTransient: 0, lastError: '' };
-    if (error === null) s.consecutiveTransient = 0;
-    else if (error.kind === 'transient') {
-      s.consecutiveTransient += 1;
-      s.lastError = error.message;
-    }
-    this.messengers.set(messenger, s);
+  /**
+   * Watches exactly these messengers from now on: the ones no longer configured (removed or replaced
+   * by a settings change) are forgotten with their failures, and late outcomes they report are ignored.
+   */
+  watch(messengers: Array<{ readonly name: string }>): void {
+    const keep = new Set<object>(messengers);
+    for (const m of [...this.messengers.keys()]) if (!keep.has(m)) this.messengers.delete(m);
+    for (const m of messengers) if (!this.messengers.has(m)) this.messengers.set(m, { name: m.name, consecutive: 0, lastError: '', lastDetail: '' });
   }
 
-  /** The current problems, empty when healthy. Logs when the set of problems changes. */
+  /**
+   * Records a send outcome of the watched messenger `source` (null error: success). A `message`-scope
+   * failure means the server was reached and answered, so it ends a run of connection failures like a
+   * success does; only `messenger`-scope failures extend it.
+   */
+  record(source: object, error: SendError | null): void {
+    const s = this.messengers.get(source);
+    if (s === undefined) return;
+    if (error === null || error.scope === 'message') s.consecutive = 0;
+    else {
+      s.consecutive += 1;
+      s.lastError = error.message;
+      s.lastDetail = error.detail;
+    }
+  }
+
+  /**
+   * The current problems, empty when healthy. The reasons hold no internal hosts or ports; the log
+   * line written when the set of problems changes has the full errors.
+   */
   async problems(): Promise<string[]> {
     const out: string[] = [];
+    const details: string[] = [];
     try {
       await this.db.ping();
     } catch (err) {
-      out.push(`database unavailable (${err instanceof Error ? err.message : String(err)})`);
+      out.push('database unavailable');
+      details.push(`database unavailable (${err instanceof Error ? err.message : String(err)})`);
     }
-    for (const [name, s] of this.messengers) {
-      if (s.consecutiveTransient >= FAILING_AFTER) out.push(`messenger "${name}" failing: ${s.consecutiveTransient} sends in a row failed (last: ${s.lastError})`);
+    for (const s of this.messengers.values()) {
+      if (s.consecutive < FAILING_AFTER) continue;
+      const line = `messenger "${s.name}" failing: ${s.consecutive} sends in a row failed`;
+      out.push(`${line} (last: ${s.lastError})`);
+      details.push(`${line} (last: ${s.lastDetail})`);
     }
     const key = out.join('; ');
     if (key !== this.lastProblems) {
-      if (out.length > 0) this.log.warn({ problems: out }, 'unhealthy');
+      if (out.length > 0) this.log.warn({ problems: details }, 'unhealthy');
       else this.log.info('healthy again');
       this.lastProblems = key;
     }
@@ -144,11 +177,11 @@ export class MeteredMessenger implements Messenger {
     } catch (err) {
       const e = err instanceof SendError ? err : new SendError('transient', String(err));
       this.metrics.messagesFailed.inc({ messenger: this.name, kind: e.kind });
-      this.health.record(this.name, e);
+      this.health.record(this, e);
       throw e;
     }
     this.metrics.messagesSent.inc({ messenger: this.name });
-    this.health.record(this.name, null);
+    this.health.record(this, null);
   }
 
   close(): Promise<void> {

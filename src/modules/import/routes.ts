@@ -26,6 +26,7 @@ export function importRoutes(app: App, imports: ImportService): void {
       consumes: ['multipart/form-data'],
       response: { 200: Envelope(ImportStatus), ...errorResponses },
     },
+    config: { upload: true },
   }, async (req) => ({ data: await imports.start(req) }));
 
   app.delete('/api/import/subscribers', {

@@ -8,6 +8,7 @@
  */
 import { checkDomain, NO_DOMAIN_RULES, type DomainRules } from '../subscribers/domains.js';
 import { FieldError } from '../../errors.js';
+import { MAX_JSON_DEPTH, tooDeep, tooDeepMessage } from '../../http/json-body.js';
 import { MAX_ATTRIBS_BYTES } from '../subscribers/schemas.js';
 import { validEmail, validName } from '../subscribers/service.js';
 
@@ -62,6 +63,8 @@ function hasUnstorableText(value: unknown): boolean {
 function checkAttributes(text: string): { json: string } | { reason: string } {
   const trimmed = text.trim();
   if (trimmed === '') return { json: '{}' };
+  // Before parsing: a value nested thousands deep would overflow the stack below (issue 14 finding 9).
+  if (tooDeep(trimmed, MAX_JSON_DEPTH, 0) !== null) return { reason: tooDeepMessage('attributes') };
   let value: unknown;
   try {
     value = JSON.parse(trimmed);

@@ -7,7 +7,8 @@
 import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import type { FastifyRequest } from 'fastify';
-import { BadRequestError, ConflictError, FieldError } from '../../errors.js';
+import { AppError, BadRequestError, ConflictError, FieldError } from '../../errors.js';
+import { parseJsonDocument } from '../../http/json-body.js';
 import { describeValidation } from '../../http/error-handler.js';
 import { validatorCompiler } from '../../http/validation.js';
 import { formatBytes } from '../../util/bytes.js';
@@ -33,8 +34,9 @@ export function parseParams(raw: string | undefined): ImportParams {
   if (raw === undefined) throw new FieldError('params', 'is required: a JSON object such as {"mode": "subscribe"}');
   let value: unknown;
   try {
-    value = JSON.parse(raw);
+    value = parseJsonDocument(raw, 'params');
   } catch (err) {
+    if (err instanceof AppError) throw err;
     throw new FieldError('params', `malformed JSON (${(err as Error).message.slice(0, 200)})`);
   }
   if (!validateParams(value)) {

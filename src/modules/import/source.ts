@@ -6,6 +6,7 @@
  * import limit, and while inflating, yauzl stops at the declared size (`validateEntrySizes`) and a
  * counter stops at the limit: a ZIP bomb fails after at most the limit's worth of bytes.
  */
+import type { EventEmitter } from 'node:events';
 import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
 import { Transform, type Readable } from 'node:stream';
@@ -28,6 +29,27 @@ export interface ImportSource {
 export class SourceError extends Error {}
 
 const ZIP_SIGNATURES = ['504b0304', '504b0506'];
+
+/**
+ * Marks an emitter's `error` events as handled from the moment it exists (issue 14 finding 2): an
+ * `error` emitted while nothing listens ends the whole process, every campaign and request with it.
+ * A stream that fails is destroyed with its error all the same, so whoever reads it (an async
+ * iterator, `pipeline`) still gets the error, however late it starts or stops listening. Returns
+ * `emitter`.
+ */
+export function owned<T extends EventEmitter>(emitter: T): T {
+  emitter.on('error', ignoreError);
+  return emitter;
+}
+
+function ignoreError(): void {
+  // The error reaches the stream's reader through its destroyed state (see owned).
+}
+
+/** Opens a ZIP file with yauzl, its `error` events owned (a failing close of the file emits one). */
+async function openZip(path: string): Promise<yauzl.ZipFile> {
+  return owned(await yauzl.openPromise(path, { lazyEntries: true, autoClose: false, validateEntrySizes: true }));
+}
 const UNSAFE_NAME = /^(invalid relative path|absolute path|invalid characters in fileName)/u;
 
 async function firstBytes(path: string, n: number): Promise<Buffer> {
@@ -60,7 +82,7 @@ export async function identify(path: string, uploadName: string, maxBytes: numbe
   }
   let zip: yauzl.ZipFile;
   try {
-    zip = await yauzl.openPromise(path, { lazyEntries: true, autoClose: false, validateEntrySizes: true });
+    zip = await openZip(path);
   } catch (err) {
     throw new FieldError('file', `is not a readable ZIP file (${(err as Error).message})`);
   }
@@ -100,25 +122,40 @@ function byteLimit(max: number): Transform {
 }
 
 /**
- * Opens the CSV bytes of an identified source. For a ZIP, reading fails with SourceError when the
- * entry inflates beyond its declared size or `maxBytes`.
+ * Opens `entry`'s inflated bytes into `into`: the entry stream's errors are handled from the callback
+ * that creates it (before any byte is read), a size lie becoming a SourceError that fails `into`.
+ */
+function inflateInto(zip: yauzl.ZipFile, entry: yauzl.Entry, into: Transform): Promise<void> {
+  return new Promise((resolve, reject) => {
+    zip.openReadStream(entry, (err, inflated) => {
+      if (err !== null) return reject(err);
+      inflated.on('error', (e: Error) => {
+        into.destroy(/too many bytes|too few bytes/u.test(e.message) ? new SourceError(`the CSV inflates beyond its declared size (a ZIP bomb or a damaged ZIP file): ${e.message}`) : e);
+      });
+      into.on('close', () => inflated.destroy());
+      inflated.pipe(into);
+      resolve();
+    });
+  });
+}
+
+/**
+ * Opens the CSV bytes of an identified source. Every stream made here (the file read, the ZIP file,
+ * its entry's inflate stream, the byte limit) has its errors handled from the moment it exists (see
+ * {@link owned}); a failure anywhere destroys the returned stream with it. For a ZIP, reading fails
+ * with SourceError when the entry inflates beyond its declared size or `maxBytes`. The caller must
+ * read the stream to its end or destroy it (that closes the file).
  */
 export async function openCsv(src: ImportSource, maxBytes: number): Promise<Readable> {
-  if (src.kind === 'csv') return createReadStream(src.path, { highWaterMark: 256 * 1024 });
-  const zip = await yauzl.openPromise(src.path, { lazyEntries: true, autoClose: false, validateEntrySizes: true });
+  if (src.kind === 'csv') return owned(createReadStream(src.path, { highWaterMark: 256 * 1024 }));
+  const zip = await openZip(src.path);
   try {
     for await (const entry of zip.eachEntry()) {
       if (entry.fileName !== src.entry) continue;
-      const inflated = await zip.openReadStreamPromise(entry);
-      const limited = byteLimit(Math.min(maxBytes, src.bytes));
-      inflated.on('error', (err: Error) => {
-        limited.destroy(/too many bytes|too few bytes/u.test(err.message) ? new SourceError(`the CSV inflates beyond its declared size (a ZIP bomb or a damaged ZIP file): ${err.message}`) : err);
-      });
-      limited.on('close', () => {
-        inflated.destroy();
-        zip.close();
-      });
-      return inflated.pipe(limited);
+      const limited = owned(byteLimit(Math.min(maxBytes, src.bytes)));
+      limited.on('close', () => zip.close());
+      await inflateInto(zip, entry, limited);
+      return limited;
     }
   } catch (err) {
     zip.close();

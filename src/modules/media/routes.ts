@@ -46,6 +46,7 @@ export function mediaRoutes(app: App, media: MediaService): void {
 
   app.post('/api/media', {
     schema: { tags, summary: 'Upload a file (multipart/form-data, field `file`)', consumes: ['multipart/form-data'], response: { 200: Envelope(Media), ...errorResponses } },
+    config: { upload: true },
   }, async (req) => {
     // preservePath: the name as sent, so a name with a path is refused rather than silently cut down.
     const part = await req.file({ limits: { fileSize: media.maxFileSize(), files: 1, fields: 20, parts: 21 }, preservePath: true }).catch((err: unknown) => {

@@ -69,8 +69,10 @@ export function mediaSettings() {
       key: 'upload.s3.aws_secret_access_key',
       schema: Type.String({ maxLength: 500 }),
       default: '',
-      description: 'S3 secret access key (masked on read).',
+      description:
+        'S3 secret access key (masked on read). Sent back masked or empty it keeps the stored key, unless the same change alters upload.s3.url, upload.s3.bucket or upload.s3.aws_access_key_id: then it must be sent again.',
       ...maskedScalar,
+      secretDestination: ['upload.s3.url', 'upload.s3.bucket', 'upload.s3.aws_access_key_id'],
     }),
     s3Region: defineSetting({
       key: 'upload.s3.aws_default_region',

@@ -2,7 +2,8 @@
  * Route table of public subscription (spec 4.1, part 5; reference §2.3, §17; issue 3 §3–4): the public
  * lists, the public subscription endpoint (JSON or form body), the HTML subscription form, and the
  * double opt-in pages. None needs credentials. Subscription requests are rate-limited per IP address
- * (setting `security.public_subscription_rate_limit`); a GET never changes anything.
+ * (setting `security.public_subscription_rate_limit`), one count per address for the API and the form
+ * together; a GET never changes anything.
  */
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -47,7 +48,9 @@ export function publicSubscriptionRoutes(app: App, api: PublicSubscriptionApi): 
       allowList: () => limit().requests === 0,
       errorResponseBuilder: (_req, ctx) => new TooManyRequestsError(`too many subscription requests from your address; try again in ${ctx.after}`),
     });
-    const limited = { public: true, rateLimit: {} };
+    // One limiter, so one counter per client address across every public subscription entry point
+    // (issue 14 finding 9: a limit per route gave the API and the form the full limit each).
+    const limitSubscriptions = scope.rateLimit();
 
     scope.get('/api/public/lists', {
       schema: { tags, summary: 'The public lists (uuid, name), a bare array as listmonk answers', response: { 200: PublicLists, ...errorResponses } },
@@ -57,7 +60,8 @@ export function publicSubscriptionRoutes(app: App, api: PublicSubscriptionApi): 
     scope.post('/api/public/subscription', {
       preValidation: multipartAsBody(['l', 'list_uuids']),
       schema: { tags, summary: 'Subscribe to public lists (JSON or form body)', body: PublicSubscribeBody, response: { 200: TrueEnvelope, ...errorResponses } },
-      config: limited,
+      onRequest: limitSubscriptions,
+      config: { public: true },
     }, async (req) => {
       await svc.subscribe({ email: req.body.email, name: req.body.name, listUuids: listUuidsOf(req.body), nonce: req.body.nonce });
       return { data: true as const };
@@ -74,7 +78,8 @@ export function publicSubscriptionRoutes(app: App, api: PublicSubscriptionApi): 
     scope.post('/subscription/form', {
       preValidation: multipartAsBody(['l', 'list_uuids']),
       schema: { tags, summary: 'Submit the public subscription form (HTML answer)', body: FormBody },
-      config: limited,
+      onRequest: limitSubscriptions,
+      config: { public: true },
       errorHandler: (err, req, reply) => formError(svc, err, req, reply),
     }, async (req, reply) => {
       if (!svc.enabled) return sendPage(reply, 404, 'Not found', messagePage('Not available', 'Public subscription is not enabled.'));

@@ -3,6 +3,8 @@
  * engine's basic sizes (reference §12, §15.1, §18.1). First start seeds them from the environment
  * (MAILROOM_ROOT_URL, MAILROOM_FROM_EMAIL, MAILROOM_SMTP_URL); afterwards the database is authoritative.
  */
+import { checkCustomHeaders } from '../../mail/headers.js';
+import { FieldError } from '../../errors.js';
 import { randomUUID } from 'node:crypto';
 import { Type, type Static } from 'typebox';
 import type { Config } from '../../config.js';
@@ -65,11 +67,20 @@ export function withoutTrailingSlashes(raw: unknown): unknown {
 /**
  * Rules of the `smtp` list beyond its schema: at least one enabled server (listmonk refuses the
  * settings otherwise, reference §12 `settings.errorNoSMTP`: the `email` messenger would have nothing to
- * send through), unique non-empty names (each is the messenger `email-<name>`) and unique uuids (blocks
- * are matched by uuid to keep their passwords).
+ * send through), unique non-empty names (each is the messenger `email-<name>`), unique uuids (blocks
+ * are matched by uuid to keep their passwords), and `email_headers` that pass the one header rule
+ * (src/mail/headers.ts, issue 14 finding 7: no `Bcc` copying every message sent through the server).
  */
 export function checkSmtpServers(servers: SmtpServer[]): string | null {
   if (!servers.some((s) => s.enabled)) return 'at least one SMTP block should be enabled';
+  for (const [i, s] of servers.entries()) {
+    try {
+      checkCustomHeaders('email_headers', s.email_headers);
+    } catch (err) {
+      if (err instanceof FieldError) return `server ${i + 1}${s.name ? ` ("${s.name}")` : ''}: ${err.message}`;
+      throw err;
+    }
+  }
   const names = servers.map((s) => s.name).filter((n) => n !== '');
   if (new Set(names).size !== names.length) return 'server names must be unique';
   const uuid = duplicateUuid(servers);
@@ -127,7 +138,11 @@ export function coreSettings(config: Config) {
       schema: Type.Array(SmtpServer, { maxItems: 50 }),
       default: [smtpFromConfig(config)],
       description: 'SMTP servers; the enabled ones form the `email` messenger.',
-      ...passwordBlocks<SmtpServer>(),
+      // Where and how the password travels: a stored one is kept only while these stay the same.
+      ...passwordBlocks<SmtpServer>({
+        destination: ['host', 'port', 'username', 'tls_type', 'tls_skip_verify'],
+        unused: (b) => b.auth_protocol === 'none',
+      }),
       check: checkSmtpServers,
     }),
   } satisfies Record<string, SettingDef>;

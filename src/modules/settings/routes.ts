@@ -18,7 +18,7 @@ export function settingsRoutes(app: App, settings: SettingsService): void {
   app.put('/api/settings', {
     schema: {
       tags,
-      summary: 'Change settings: the keys sent are validated and written; others keep their values. Empty or masked secrets keep the stored ones.',
+      summary: 'Change settings: the keys sent are validated and written; others keep their values. Empty or masked secrets keep the stored ones while where they are sent is unchanged; otherwise 400 asks for the secret again.',
       body: SettingsBody,
       response: { 200: Envelope(SettingsBody), ...errorResponses },
     },

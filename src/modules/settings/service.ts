@@ -10,7 +10,7 @@ import type { Logger } from 'pino';
 import type { Db } from '../../db/db.js';
 import { loadQueries } from '../../db/queries.js';
 import { BadRequestError, FieldError } from '../../errors.js';
-import type { SettingDef } from './definitions.js';
+import { isUnchangedSecret, secretMovedProblem, type SettingDef } from './definitions.js';
 
 const Q = loadQueries(new URL('./queries.sql', import.meta.url), ['settings-all', 'settings-version', 'setting-seed', 'setting-write']);
 
@@ -93,15 +93,36 @@ export class SettingsService {
       if (entry === undefined) throw new FieldError(key, 'is not a known setting');
       const input = entry.def.normalize ? entry.def.normalize(raw) : raw;
       if (!entry.validate(input)) throw new BadRequestError(describe(key, entry.validate.errors));
-      const value = entry.def.keepSecrets ? entry.def.keepSecrets(input as never, this.get(entry.def) as never) : input;
+      const value = entry.def.keepSecrets ? entry.def.keepSecrets(input as never, this.get(entry.def) as never, key) : input;
       const problem = entry.def.check?.(value as never);
       if (problem) throw new FieldError(key, problem);
       next.set(key, value);
     }
+    this.checkSecretDestinations(patch, next);
     await this.db.tx(async (q) => {
       for (const [key, value] of next) await q.run(Q['setting-write'], { key, value: JSON.stringify(value) });
     });
     await this.reload();
+  }
+
+  /**
+   * Refuses a write that changes where a stored scalar secret is sent (a key in its `secretDestination`)
+   * without carrying the secret itself: 400 naming the secret's key (issue 14 finding 1). `next` holds
+   * the normalised, validated values about to be written.
+   */
+  private checkSecretDestinations(patch: Record<string, unknown>, next: ReadonlyMap<string, unknown>): void {
+    for (const { def } of this.entries.values()) {
+      if (def.secretDestination === undefined) continue;
+      const stored = this.get(def);
+      if (typeof stored !== 'string' || stored === '') continue;
+      const sent = patch[def.key];
+      if (Object.hasOwn(patch, def.key) && typeof sent === 'string' && !isUnchangedSecret(sent)) continue;
+      const changed = def.secretDestination.filter((k) => {
+        const dest = this.entries.get(k);
+        return dest !== undefined && next.has(k) && JSON.stringify(next.get(k)) !== JSON.stringify(this.get(dest.def));
+      });
+      if (changed.length > 0) throw new FieldError(def.key, secretMovedProblem(changed, def.secretDestination));
+    }
   }
 
   /** Re-reads settings when another instance changed them. Returns true when something changed. */

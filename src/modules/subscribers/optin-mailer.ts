@@ -17,7 +17,7 @@ import type { Logger } from 'pino';
 import { BadRequestError, ServiceUnavailableError } from '../../errors.js';
 import { SendError, type MessengerRegistry } from '../../mail/messenger.js';
 import { TemplateMessage } from '../../mail/template-message.js';
-import { subscriberView } from '../../templating/index.js';
+import { ListView, OptinData, subscriberView } from '../../templating/index.js';
 import { sleep } from '../../workers/semaphore.js';
 import { ZERO_UUID } from '../subscription-pages/service.js';
 import type { TemplateRepo } from '../templates/repo.js';
@@ -85,6 +85,8 @@ export class OptinMailer {
       await messenger.push(message);
     } catch (err) {
       if (err instanceof SendError && err.kind === 'permanent') throw new BadRequestError(`email: the mail server refused the opt-in e-mail: ${err.message}`);
+      // The API gets the SendError's message (generic for connection failures); the log the detail.
+      if (err instanceof SendError && err.detail !== err.message) this.opts.logger.warn({ subscriber_id: id, err: err.detail }, 'opt-in e-mail: could not reach the mail server');
       throw new ServiceUnavailableError(`could not send the opt-in e-mail: ${err instanceof Error ? err.message : String(err)}`);
     }
     this.sentAt.set(id, [...this.recent(id), Date.now()]);
@@ -161,12 +163,12 @@ export class OptinMailer {
 
   private async render(sub: SubscriberRow, lists: OptinList[]) {
     const cfg = this.opts.config();
-    const data = {
-      Subscriber: subscriberView(sub),
-      Lists: lists.map((l) => ({ ID: l.id, UUID: l.uuid, Name: l.name, Type: l.type, Optin: l.optin, Tags: l.tags, Description: l.description })),
-      OptinURL: optinUrl(cfg.rootUrl, sub.uuid, lists),
-      UnsubURL: `${cfg.rootUrl.replace(/\/+$/u, '')}/subscription/${ZERO_UUID}/${sub.uuid}`,
-    };
+    const data = new OptinData(
+      subscriberView(sub),
+      lists.map((l) => new ListView({ ...l, subscription_status: 'unconfirmed' })),
+      optinUrl(cfg.rootUrl, sub.uuid, lists),
+      `${cfg.rootUrl.replace(/\/+$/u, '')}/subscription/${ZERO_UUID}/${sub.uuid}`,
+    );
     const envelope = {
       from: cfg.fromEmail,
       to: { name: sub.name, address: sub.email },

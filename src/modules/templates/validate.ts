@@ -4,7 +4,7 @@
  * not parse is rejected when saved (400 with line and column)").
  */
 import { FieldError } from '../../errors.js';
-import { compile, type CompiledTemplate, TemplateExecError, type TemplateMode, TemplateSyntaxError } from '../../templating/index.js';
+import { compile, compileTextPart, type CompiledTemplate, TemplateExecError, type TemplateMode, TemplateSyntaxError } from '../../templating/index.js';
 
 /** The content placeholder every campaign template has exactly once (reference §8). */
 export const CONTENT_PLACEHOLDER = '{{ template "content" . }}';
@@ -29,6 +29,14 @@ export function checkSource(field: string, source: string, mode: TemplateMode): 
   return asFieldError(field, () => compile([{ name: field, source }], { mode }));
 }
 
+/**
+ * Compiles a subject, alt body or header value as listmonk does: a template only when it holds both
+ * `{{` and `}}` (issue 15 item 10), else text sent as written. FieldError on `field` when it does not parse.
+ */
+export function checkTextPart(field: string, source: string): CompiledTemplate {
+  return asFieldError(field, () => compileTextPart(field, source));
+}
+
 /** A template as submitted (after merging an update with the stored template). */
 export interface TemplateInput {
   type: string;
@@ -44,7 +52,7 @@ export interface TemplateInput {
 export function validateTemplate(t: TemplateInput): void {
   if (t.type === 'tx') {
     if (t.subject.trim() === '') throw new FieldError('subject', 'is required for tx templates');
-    checkSource('subject', t.subject, 'text');
+    checkTextPart('subject', t.subject);
   }
   if (t.body.trim() === '') throw new FieldError('body', 'must not be blank');
   const compiled = checkSource('body', t.body, 'html');

@@ -38,16 +38,24 @@ async function pushOne(messenger: Messenger, m: OutgoingMessage): Promise<SendEr
   }
 }
 
-/** Sends every message and reports the outcome; never throws for send failures. */
-export async function deliver(messenger: Messenger, messages: OutgoingMessage[]): Promise<Delivery> {
+/**
+ * Sends every message and reports the outcome; never throws for send failures. The reasons reported
+ * are the errors' API-safe messages; `onDetail` receives the full detail of a failure whose message
+ * hides it (a connection failure naming hosts and ports, issue 14 finding 10), for the server log.
+ */
+export async function deliver(messenger: Messenger, messages: OutgoingMessage[], onDetail: (email: string, detail: string) => void = () => undefined): Promise<Delivery> {
   const out: Delivery = { sent: 0, refused: [], failed: [] };
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < messages.length) {
       const m = messages[next++]!;
       const err = await pushOne(messenger, m);
-      if (err === null) out.sent += 1;
-      else (err.kind === 'permanent' ? out.refused : out.failed).push({ email: m.to.address, reason: reasonOf(err) });
+      if (err === null) {
+        out.sent += 1;
+        continue;
+      }
+      if (err.detail !== err.message) onDetail(m.to.address, err.detail);
+      (err.kind === 'permanent' ? out.refused : out.failed).push({ email: m.to.address, reason: reasonOf(err) });
     }
   };
   await Promise.all(Array.from({ length: Math.min(CONCURRENCY, messages.length) }, worker));

@@ -4,7 +4,8 @@
  * (so the route schema validates both forms alike) and keeps the attachments for the handler.
  */
 import type { FastifyRequest } from 'fastify';
-import { FieldError, PayloadTooLargeError } from '../../errors.js';
+import { AppError, FieldError, PayloadTooLargeError } from '../../errors.js';
+import { parseJsonDocument } from '../../http/json-body.js';
 import { asMultipartError } from '../../http/form.js';
 import { formatBytes } from '../../util/bytes.js';
 
@@ -84,8 +85,9 @@ async function readTxForm(request: FastifyRequest, max: number): Promise<void> {
   }
   if (data === undefined) throw new FieldError('data', 'is required: the message as JSON');
   try {
-    request.body = JSON.parse(data);
+    request.body = parseJsonDocument(data, 'data');
   } catch (err) {
+    if (err instanceof AppError) throw err;
     throw new FieldError('data', `malformed JSON (${(err as Error).message.slice(0, 200)})`);
   }
   received.set(request, files);

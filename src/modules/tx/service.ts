@@ -6,12 +6,13 @@
  * follows a partial send. Recipients that are not found, blocklisted or refused by the mail server are
  * named in the error after the others were sent.
  */
+import { checkCustomHeaders } from '../../mail/headers.js';
 import type { Logger } from 'pino';
 import { BadGatewayError, BadRequestError, FieldError, ServiceUnavailableError } from '../../errors.js';
 import { formatSender, parseSender } from '../../mail/address.js';
 import type { MessengerRegistry, OutgoingMessage } from '../../mail/messenger.js';
 import type { TemplateMessage } from '../../mail/template-message.js';
-import { compile, subscriberView, TemplateExecError, TemplateSyntaxError, type CompiledTemplate } from '../../templating/index.js';
+import { compileTextPart, subscriberView, TemplateExecError, TemplateSyntaxError, TxView, type CompiledTemplate } from '../../templating/index.js';
 import { validEmail } from '../subscribers/service.js';
 import type { Attachment } from './multipart.js';
 import type { TxRepo, TxSubscriber } from './repo.js';
@@ -37,8 +38,6 @@ interface Selection {
   emails: string[];
 }
 
-/** Headers a request may not set: Mailroom writes them itself. */
-const RESERVED_HEADERS = new Set(['from', 'to', 'cc', 'bcc', 'subject', 'date', 'message-id', 'mime-version', 'content-type', 'content-transfer-encoding', 'content-disposition']);
 const ZERO_UUID = '00000000-0000-0000-0000-000000000000';
 
 /** Transactional messages use cases. */
@@ -65,7 +64,7 @@ export class TxService {
     const found = await this.resolve(req.subscriber_mode ?? 'default', selection);
     const sendable = found.recipients.filter((r) => r.status !== 'blocklisted');
     const env = { rootUrl: this.d.rootUrl() };
-    const tx = { Data: req.data ?? {}, TemplateID: req.template_id, Subject: req.subject ?? '', FromEmail: from, Messenger: messenger.name, ContentType: req.content_type ?? 'html' };
+    const tx = new TxView({ ...req, from_email: from, messenger: messenger.name, content_type: req.content_type ?? 'html' });
     const messages = sendable.map((sub) => {
       const data = { Subscriber: subscriberView(sub), Tx: tx };
       try {
@@ -78,7 +77,7 @@ export class TxService {
         throw new FieldError('template_id', `template ${req.template_id} could not be rendered for ${sub.email}: ${err.message}`);
       }
     });
-    const outcome = await deliver(messenger, messages);
+    const outcome = await deliver(messenger, messages, (email, detail) => this.d.log.warn({ messenger: messenger.name, email, err: detail }, 'tx: could not reach the messenger\'s server'));
     const blocklisted = found.recipients.filter((r) => r.status === 'blocklisted').map((r) => r.email);
     report(selection, { ...outcome, notFound: found.notFound, blocklisted });
   }
@@ -143,25 +142,19 @@ export class TxService {
 /** Compiles a text-mode template given in the request; FieldError naming `field` when it does not parse. */
 function compileText(field: string, source: string): CompiledTemplate {
   try {
-    return compile([{ name: field, source }], { mode: 'text' });
+    return compileTextPart(field, source);
   } catch (err) {
     if (err instanceof TemplateSyntaxError) throw new FieldError(field, err.message);
     throw err;
   }
 }
 
-/** Validates `[{name: value}]` headers (RFC 5322 field names, no line breaks); FieldError naming the entry. */
+/**
+ * Validates `[{name: value}]` headers with the one header rule (src/mail/headers.ts, issue 14 finding
+ * 7); FieldError on `headers.<index>` naming the header.
+ */
 export function validHeaders(list: Array<Record<string, string>>): Array<[string, string]> {
-  const out: Array<[string, string]> = [];
-  list.forEach((entry, i) => {
-    for (const [name, value] of Object.entries(entry)) {
-      if (!/^[!-9;-~]{1,200}$/u.test(name)) throw new FieldError(`headers.${i}`, `"${name}" is not a valid header name`);
-      if (RESERVED_HEADERS.has(name.toLowerCase())) throw new FieldError(`headers.${i}`, `${name} is set by Mailroom and cannot be given`);
-      if (/[\r\n\0]/u.test(value)) throw new FieldError(`headers.${i}`, `the value of ${name} must not contain line breaks`);
-      out.push([name, value]);
-    }
-  });
-  return out;
+  return checkCustomHeaders('headers', list);
 }
 
 /** Throws the error that describes recipients not sent to, or returns when every one was sent. */

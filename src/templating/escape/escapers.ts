@@ -3,6 +3,7 @@
  * reimplemented). Each takes the value an action produced and returns text safe for its context.
  * SafeHTML values are inserted raw in element text only, as Go treats template.HTML.
  */
+import { EvalFailure } from '../errors.js';
 import { formatValue } from '../go-format.js';
 import { toGoJson } from '../go-json.js';
 import { SafeHTML } from '../types.js';
@@ -119,6 +120,7 @@ export const jsValEscaper: Escaper = (v) => {
   try {
     json = toGoJson(v instanceof SafeHTML ? v.value : v);
   } catch (e) {
+    if (e instanceof EvalFailure && e.bound) throw e;
     return ` /* ${String((e as Error).message).replace(/\*\//g, '* /')} */null `;
   }
   const ident = /[$0-9A-Za-z_]/;

@@ -152,9 +152,9 @@ export class BodyCompiler {
     const loc = makeLoc(this.env.src, this.env.tmpl, n.pos, n.pipe.end);
     const { esc, after } = ctx ? this.escapersFor(n, ctx) : { esc: printText, after: null };
     return [(st, dot, vars) => {
-      const s = esc(expr(st, dot, vars));
+      const v = expr(st, dot, vars);
       try {
-        st.emit(s);
+        st.emit(esc(v));
       } catch (e) {
         throw locate(e, loc);
       }

@@ -6,6 +6,7 @@ import { EvalFailure } from '../errors.js';
 import { htmlEscapeString } from '../escape/escapers.js';
 import { queryEscape } from '../escape/choose.js';
 import { formatValue, sprint, sprintf, sprintln } from '../go-format.js';
+import { GoNull } from '../go-null.js';
 import type { CallContext } from '../types.js';
 import { SafeHTML } from '../types.js';
 import { goTypeName, isMap, isTrue, mapGet, unwrap } from '../values.js';
@@ -31,6 +32,10 @@ function eqPair(a: unknown, b: unknown): boolean {
   if (ka !== kb) throw new EvalFailure('incompatible types for comparison');
   if (ka !== 'other') return prim(a) === prim(b);
   if (a instanceof Date && b instanceof Date) return a.getTime() === b.getTime();
+  if (a instanceof GoNull || b instanceof GoNull) {
+    if (Object.getPrototypeOf(a) !== Object.getPrototypeOf(b)) throw new EvalFailure('incompatible types for comparison');
+    return (a as GoNull).same(b);
+  }
   if (Array.isArray(a) || isMap(a)) throw new EvalFailure(`non-comparable type ${formatValue(a)}: ${goTypeName(a)}`);
   return a === b;
 }

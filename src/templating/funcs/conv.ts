@@ -2,7 +2,9 @@
  * Value conversions shared by the functions: Sprig's strval/toInt64/toFloat64 (which follow the
  * spf13/cast rules), Sprig's `empty`, and deep equality for `uniq`/`has`.
  */
+import { chargeWalk } from '../budget.js';
 import { formatValue } from '../go-format.js';
+import { GoNull } from '../go-null.js';
 import { SafeHTML } from '../types.js';
 import { isMap, isTrue, mapGet, sortedKeys } from '../values.js';
 
@@ -66,18 +68,26 @@ export function isEmpty(v: unknown): boolean {
   return !isTrue(v);
 }
 
-/** reflect.DeepEqual over template values. */
+/**
+ * reflect.DeepEqual over template values. Each pair of containers compared is charged to the
+ * execution's step budget (budget.ts), so equal values sharing structure exponentially fail with
+ * the step limit instead of comparing for minutes (issue 14 finding 4).
+ */
 export function deepEqual(a: unknown, b: unknown, depth = 0): boolean {
   if (a === b) return true;
   if (depth > 64 || typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
   if (a instanceof Date && b instanceof Date) return a.getTime() === b.getTime();
   if (a instanceof SafeHTML && b instanceof SafeHTML) return a.value === b.value;
+  if (a instanceof GoNull) return a.same(b);
   if (Array.isArray(a) && Array.isArray(b)) {
-    return a.length === b.length && a.every((x, i) => deepEqual(x, b[i], depth + 1));
+    if (a.length !== b.length) return false;
+    chargeWalk(a.length + 1);
+    return a.every((x, i) => deepEqual(x, b[i], depth + 1));
   }
   if (isMap(a) && isMap(b)) {
     const ka = sortedKeys(a);
     const kb = sortedKeys(b);
+    chargeWalk(2 * ka.length + 1);
     return ka.length === kb.length && ka.every((k, i) => k === kb[i] && deepEqual(mapGet(a, k), mapGet(b, k), depth + 1));
   }
   return false;

@@ -5,6 +5,16 @@
 import { EvalFailure } from '../errors.js';
 import type { CallContext, TemplateFunc } from '../types.js';
 
+/**
+ * Charging for walks (issue 14 finding 4): a function that visits the nodes of a value of
+ * unbounded shape (copying, merging, comparing, printing, encoding) calls `chargeWalk(n)` per
+ * container visited, `n` = its elements + 1 (map entries count 2: key and value), before working
+ * on it; `chargeText(s)` for strings met inside; `chargeBuilt(s)` for strings it builds from parts.
+ * Values can share structure (`list $a $a` doubles the leaves each time), so walking without
+ * charging can run for minutes. Printing, JSON, deepEqual and str()/strval() already charge.
+ */
+export { chargeBuilt, chargeText, chargeWalk } from '../budget.js';
+
 /** A function with its accepted argument counts (`max` may be Infinity). */
 export interface FuncDef {
   fn: TemplateFunc;

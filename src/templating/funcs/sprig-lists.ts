@@ -64,9 +64,11 @@ function keys(_c: CallContext, ...ds: unknown[]): string[] {
   return ds.flatMap((d) => sortedKeys(asDict(d, 'keys')).map((k) => String(k)));
 }
 
-function split(_c: CallContext, sep: unknown, s: unknown): Dict {
+function split(c: CallContext, sep: unknown, s: unknown): Dict {
   const d = newDict();
-  splitList(str(sep), str(s)).forEach((part, i) => setKey(d, `_${i}`, part));
+  const parts = splitList(str(sep), str(s));
+  c.charge(parts.length);
+  parts.forEach((part, i) => setKey(d, `_${i}`, part));
   return d;
 }
 

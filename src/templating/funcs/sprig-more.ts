@@ -5,6 +5,7 @@
  */
 import { EvalFailure } from '../errors.js';
 import { fromGoJson, toGoJson } from '../go-json.js';
+import { asTime } from '../go-null.js';
 import { parseTime } from '../go-time-parse.js';
 import { formatTime, parseDuration, zeroTime } from '../go-time.js';
 import type { CallContext } from '../types.js';
@@ -32,11 +33,12 @@ function round(_c: CallContext, a: unknown, p: unknown, rOpt?: unknown): number 
 const now = (c: CallContext): Date => (c.env.now ? c.env.now() : new Date());
 
 /**
- * A time argument as Sprig's `date` accepts it: Date, or unix seconds. ISO-8601 strings are also
+ * A time argument as Sprig's `date` accepts it: Date (or listmonk's null.Time, as its `.Time`), or unix seconds. ISO-8601 strings are also
  * parsed (Sprig would silently use the current time); anything else is the current time.
  */
 export function toTime(c: CallContext, v: unknown): Date {
-  if (v instanceof Date) return v;
+  const t = asTime(v);
+  if (t !== null) return t;
   if (typeof v === 'number') return new Date(Math.trunc(v) * 1000);
   if (typeof v === 'string' && /^\d{4}-\d{2}-\d{2}/.test(v)) {
     const d = new Date(v.length === 10 ? `${v}T00:00:00Z` : v);
@@ -46,7 +48,8 @@ export function toTime(c: CallContext, v: unknown): Date {
 }
 
 function requireTime(v: unknown, fn: string): Date {
-  if (v instanceof Date) return v;
+  const t = asTime(v);
+  if (t !== null) return t;
   throw new EvalFailure(`${fn}: wrong type for value; expected time.Time; got ${goTypeName(v)}`);
 }
 
@@ -61,10 +64,12 @@ function b64dec(_c: CallContext, v: unknown): string {
   return Buffer.from(s, 'base64').toString('utf8');
 }
 
+/** Sprig's toJson family: '' when the value cannot be encoded; a spent step budget still fails. */
 function tryJson(v: unknown, escapeHtml: boolean, indent: string): string {
   try {
     return toGoJson(v, escapeHtml, indent);
-  } catch {
+  } catch (e) {
+    if (e instanceof EvalFailure && e.bound) throw e;
     return '';
   }
 }

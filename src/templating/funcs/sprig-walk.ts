@@ -4,8 +4,9 @@
  * (`set $d "self" $d`), so every function that walks a value pays one step per node as it goes and
  * stops with the usual limit error instead of running for minutes.
  *
- * TODO(tmpl): the shared charging helper from issue 14 finding 4 is not on main yet; when it lands,
- * replace walkCharged/chargeWalk here with it (same contract: one unit per node, thrown as a bound).
+ * The budget is the one of budget.ts (issue 14 finding 4): `ctx.charge` and budget.ts's chargeWalk
+ * count against the same steps. This file adds what Sprig's walkers need on top: an explicit walk
+ * that finds cycles (Go's JSON encoder reports them; `deepCopy` must not recurse forever).
  */
 import { EvalFailure } from '../errors.js';
 import type { CallContext } from '../types.js';
