@@ -8,6 +8,7 @@
  */
 import { EvalFailure } from '../errors.js';
 import { goQuote } from '../go-format.js';
+import { asTime } from '../go-null.js';
 import { parseTime } from '../go-time-parse.js';
 import { formatTime, type TimeZone } from '../go-time.js';
 import type { CallContext } from '../types.js';
@@ -180,7 +181,7 @@ function durationRound(c: CallContext, v: unknown): string {
     d = typeof p === 'bigint' ? p : 0n;
   } else if (typeof v === 'number' && Number.isInteger(v)) d = BigInt(v);
   else if (typeof v === 'bigint') d = v;
-  else if (v instanceof Date) d = msToNs(now(c).getTime() - v.getTime());
+  else if (asTime(v) !== null) d = msToNs(now(c).getTime() - (asTime(v) as Date).getTime());
   const u = d < 0n ? -d : d;
   const hour = 3_600_000_000_000n;
   const units: Array<[bigint, string]> = [[hour * 24n * 365n, 'y'], [hour * 24n * 30n, 'mo'], [hour * 24n, 'd'],
@@ -197,8 +198,10 @@ function ago(c: CallContext, v: unknown): string {
   return durationString(BigInt(secs) * 1_000_000_000n);
 }
 
+/** A time.Time parameter: a Date or listmonk's null.Time (as its `.Time`, like sprig-more.ts). */
 function requireTime(v: unknown, fn: string): Date {
-  if (v instanceof Date) return v;
+  const t = asTime(v);
+  if (t !== null) return t;
   throw new EvalFailure(`${fn}: wrong type for value; expected time.Time; got ${goTypeName(v)}`);
 }
 
