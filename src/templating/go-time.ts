@@ -82,7 +82,34 @@ function fracText(ms: number, digits: number, trim: boolean): string {
   return f === '' ? '' : `.${f}`;
 }
 
-function formatStd(d: Date, c: { std: string; frac?: { digits: number; trim: boolean } }): string {
+/** A fixed zone for formatting: offset east of UTC in seconds and its abbreviation (`CET`, `+03`). */
+export interface TimeZone {
+  offsetSec: number;
+  name: string;
+}
+
+const UTC_ZONE: TimeZone = { offsetSec: 0, name: 'UTC' };
+
+/** Go's numeric zone forms (`-0700`, `-07:00`, `-07`, `-07:00:00`, `Z07:00`…) for an offset. */
+function formatOffset(std: string, offsetSec: number): string {
+  if (std.startsWith('Z') && offsetSec === 0) return 'Z';
+  const a = Math.abs(offsetSec);
+  const hh = pad(Math.floor(a / 3600), 2);
+  const mm = pad(Math.floor(a / 60) % 60, 2);
+  const ss = pad(a % 60, 2);
+  const sign = offsetSec < 0 ? '-' : '+';
+  const form = std.startsWith('Z') ? `-${std.slice(1)}` : std;
+  switch (form) {
+    case '-07': return `${sign}${hh}`;
+    case '-0700': return `${sign}${hh}${mm}`;
+    case '-07:00': return `${sign}${hh}:${mm}`;
+    case '-070000': return `${sign}${hh}${mm}${ss}`;
+    case '-07:00:00': return `${sign}${hh}:${mm}:${ss}`;
+  }
+  return '';
+}
+
+function formatStd(d: Date, c: { std: string; frac?: { digits: number; trim: boolean } }, zone: TimeZone): string {
   const h = d.getUTCHours();
   switch (c.std) {
     case 'January': return MONTHS[d.getUTCMonth()] as string;
@@ -107,18 +134,21 @@ function formatStd(d: Date, c: { std: string; frac?: { digits: number; trim: boo
     case '06': return pad(d.getUTCFullYear() % 100, 2);
     case 'PM': return h >= 12 ? 'PM' : 'AM';
     case 'pm': return h >= 12 ? 'pm' : 'am';
-    case 'MST': return 'UTC';
+    case 'MST': return zone.name;
     case 'frac': return fracText(d.getUTCMilliseconds(), c.frac?.digits ?? 3, c.frac?.trim ?? false);
   }
-  if (c.std.startsWith('Z')) return 'Z';
-  return { '-07:00:00': '+00:00:00', '-070000': '+000000', '-07:00': '+00:00', '-0700': '+0000', '-07': '+00' }[c.std] ?? '';
+  return formatOffset(c.std, zone.offsetSec);
 }
 
-/** Formats `d` (in UTC) with a Go layout. An invalid Date formats as Go's zero time. */
-export function formatTime(d: Date, layout: string): string {
-  const t = Number.isNaN(d.getTime()) ? zeroTime() : d;
+/**
+ * Formats `d` with a Go layout, in UTC or in `zone` (a fixed offset with its abbreviation, as
+ * Sprig's dateInZone needs). An invalid Date formats as Go's zero time.
+ */
+export function formatTime(d: Date, layout: string, zone: TimeZone = UTC_ZONE): string {
+  const base = Number.isNaN(d.getTime()) ? zeroTime() : d;
+  const t = zone.offsetSec === 0 ? base : new Date(base.getTime() + zone.offsetSec * 1000);
   let out = '';
-  for (const c of chunks(layout)) out += 'lit' in c ? c.lit : formatStd(t, c);
+  for (const c of chunks(layout)) out += 'lit' in c ? c.lit : formatStd(t, c, zone);
   return out;
 }
 

@@ -7,6 +7,7 @@ import { EvalFailure } from '../errors.js';
 import type { CallContext } from '../types.js';
 import { compareStrings, goTypeName, isMap, isTrue, mapGet, sortedKeys } from '../values.js';
 import { deepEqual, isEmpty, listOf, str, strval, toInt64 } from './conv.js';
+import { goKindName } from './sprig-data.js';
 import { checkSize, def, type FuncTable } from './registry.js';
 
 type F = (c: CallContext, ...a: unknown[]) => unknown;
@@ -36,7 +37,7 @@ function asDict(v: unknown, fn: string, write = false): Dict | Map<unknown, unkn
 
 function asList(v: unknown, fn: string): unknown[] {
   const l = listOf(v);
-  if (!l) throw new EvalFailure(`Cannot find ${fn} on type ${goTypeName(v)}`);
+  if (!l) throw new EvalFailure(`Cannot find ${fn} on type ${goKindName(v)}`);
   return l;
 }
 

@@ -36,7 +36,7 @@ const now = (c: CallContext): Date => (c.env.now ? c.env.now() : new Date());
  * A time argument as Sprig's `date` accepts it: Date (or listmonk's null.Time, as its `.Time`), or unix seconds. ISO-8601 strings are also
  * parsed (Sprig would silently use the current time); anything else is the current time.
  */
-function toTime(c: CallContext, v: unknown): Date {
+export function toTime(c: CallContext, v: unknown): Date {
   const t = asTime(v);
   if (t !== null) return t;
   if (typeof v === 'number') return new Date(Math.trunc(v) * 1000);

@@ -100,7 +100,7 @@ export const numbers: Case[] = [
   { tpl: '{{ float64 "1.5" }} {{ float64 "x" }} {{ float64 2 }}', want: '1.5 0 2' },
   { tpl: '{{ int64 "-12" }} {{ atoi "12" }} {{ atoi "1.5" }}', want: '-12 12 0' },
   { tpl: '{{ addf 1.5 2 }} {{ subf 5 1.5 }} {{ mulf 1.5 2 }} {{ divf 1 4 }} {{ maxf 1 2.5 }} {{ minf 1 2.5 }}', want: '3.5 3.5 3 0.25 2.5 1' },
-  { tpl: '{{ divf 1 0 }}', want: '+Inf' },
+  { tpl: '{{ divf 1 0 }}', err: { type: 'exec', msg: 'error calling divf: decimal division by 0' } },
   { tpl: '{{ .Tx.Data.qty | mul 2 }}', data: { Tx: { Data: { qty: 21 } } }, want: '42' },
 ];
 
