@@ -86,14 +86,14 @@ describe('value walking is charged to the step budget (issue 14 finding 4)', () 
       const { error, ms } = bounded(`${doubling}{{ ${fn} $a }}`);
       expect(error).toBeInstanceOf(TemplateExecError);
       expect((error as Error).message).toContain('exceeded maximum of 100000 steps');
-      expect(ms).toBeLessThan(2000);
+      expect(ms).toBeLessThan(10_000); // the unbounded walk took 25–44 s
     },
   );
 
   it('deepEqual of two 2^40-leaf values stops at the limit', () => {
     const { error, ms } = bounded(`${doubling}{{ deepEqual $a $a }}`);
     expect((error as Error).message).toContain('exceeded maximum of 100000 steps');
-    expect(ms).toBeLessThan(2000);
+    expect(ms).toBeLessThan(10_000); // the unbounded walk took 25–44 s
   });
 
   it('merge, deepCopy and the JSON encoders of a cyclic dict stop instead of recursing forever', () => {
@@ -108,7 +108,7 @@ describe('value walking is charged to the step budget (issue 14 finding 4)', () 
       const { error, ms } = bounded(`${cyclic}{{ ${call} }}`);
       expect(error, call).toBeInstanceOf(TemplateExecError);
       expect((error as Error).message, call).toMatch(msg);
-      expect(ms).toBeLessThan(2000);
+      expect(ms).toBeLessThan(10_000); // the unbounded walk took 25–44 s
     }
     expect(compile([{ name: 'c', source: `${cyclic}[{{ toJson $d }}]` }], { mode: 'text' }).execute({})).toBe('[]');
     expect(compile([{ name: 'c', source: `${cyclic}{{ deepEqual $d $d }}` }], { mode: 'text' }).execute({})).toBe('true');
@@ -117,7 +117,7 @@ describe('value walking is charged to the step budget (issue 14 finding 4)', () 
   it('compiling ever-new patterns in a loop is charged and stops at the limit', () => {
     const { error, ms } = bounded('{{ range $i := until 100000 }}{{ regexMatch (printf "a%dz" $i) "x" }}{{ end }}');
     expect((error as Error).message).toContain('exceeded maximum of 100000 steps');
-    expect(ms).toBeLessThan(2000);
+    expect(ms).toBeLessThan(10_000); // the unbounded walk took 25–44 s
   });
 
   it('regexReplaceAll cannot build a string past the output limit', () => {
