@@ -131,7 +131,7 @@ describe('the public archive', () => {
     expect(bySlug.headers['content-security-policy']).toMatch(/^sandbox\b/u);
     expect(bySlug.headers['x-robots-tag']).toBeUndefined();
     expect(bySlug.body).toContain('<p>Dear Dear Reader of Everywhere</p>');
-    expect(bySlug.body).toContain('&larr; Mailing list archive</a>');
+    expect(bySlug.body).toContain('&larr; Newsletter archive</a>');
     expect(bySlug.body).not.toContain('Unsubscribe');
     expect((await get(`/archive/${older.uuid}`)).body).toBe(bySlug.body);
     // Without an archive template: the campaign's own template; the placeholder is called "Subscriber".

@@ -29,6 +29,7 @@ export interface ImportSource {
 export class SourceError extends Error {}
 
 const ZIP_SIGNATURES = ['504b0304', '504b0506'];
+const UNSAFE_NAME = /^(invalid relative path|absolute path|invalid characters in fileName)/u;
 
 /**
  * Marks an emitter's `error` events as handled from the moment it exists (issue 14 finding 2): an
@@ -50,7 +51,6 @@ function ignoreError(): void {
 async function openZip(path: string): Promise<yauzl.ZipFile> {
   return owned(await yauzl.openPromise(path, { lazyEntries: true, autoClose: false, validateEntrySizes: true }));
 }
-const UNSAFE_NAME = /^(invalid relative path|absolute path|invalid characters in fileName)/u;
 
 async function firstBytes(path: string, n: number): Promise<Buffer> {
   const fh = await open(path, 'r');
