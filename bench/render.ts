@@ -11,7 +11,8 @@
 import { readFileSync } from 'node:fs';
 import { writeSection } from './report.js';
 import { cpus } from 'node:os';
-import { compile, type RenderEnv, subscriberView } from '../src/templating/index.js';
+import { catalogue } from '../src/i18n/catalog.js';
+import { CampaignMessageData, campaignView, compile, type RenderEnv, subscriberView } from '../src/templating/index.js';
 
 const fixture = (name: string): string =>
   readFileSync(new URL(`../test/unit/templating/fixtures/${name}`, import.meta.url), 'utf8');
@@ -24,8 +25,13 @@ const subscriber = subscriberView({
   id: 42, uuid: '5f1c2a9e-0d3b-4b8e-9a61-2f9c4d7e8b10', email: 'ann.lee@example.com', name: 'Ann Lee',
   status: 'enabled', attribs: { city: 'Bengaluru' }, created_at: '2023-06-01T09:30:00Z', updated_at: '2024-02-01T10:00:00Z',
 });
-const campaign = { UUID: '9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a', Name: 'March digest', Subject: 'March digest' };
-const data = { Subscriber: subscriber, Campaign: campaign };
+// listmonk's data model, as messages get it (src/templating/listmonk-model.ts).
+const campaign = campaignView({
+  id: 7, uuid: '9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a', name: 'March digest', subject: 'March digest', from_email: 'News <news@example.com>',
+  body, altbody: null, content_type: 'richtext', headers: [], tags: [], attribs: {}, template_id: 1, messenger: 'email', type: 'regular',
+  send_at: null, started_at: '2024-03-01T09:00:00Z', created_at: '2024-02-28T10:00:00Z', updated_at: '2024-03-01T09:00:00Z', status: 'running',
+});
+const data = new CampaignMessageData(campaign, subscriber);
 
 // Links are registered before sending; rendering only looks them up.
 const linkIds = new Map<string, string>();
@@ -38,9 +44,7 @@ const env: RenderEnv = {
 const template = compile([{ name: 'base', source: base }, { name: 'content', source: body }], { mode: 'html' });
 template.trackedUrls().forEach((u, i) => linkIds.set(u, `link-${i}`));
 
-const EN: Record<string, string> = {
-  'email.unsub': 'Unsubscribe', 'email.unsubHelp': "Don't want to receive these e-mails?", 'email.viewInBrowser': 'View in browser',
-};
+const EN = catalogue('en').strings;
 
 /** The value each action produces, as a plain function: what the baseline substitutes. */
 function baselineValue(action: string): () => string {
