@@ -64,7 +64,7 @@ describe('every non-public route needs credentials', () => {
       }
     }
     console.log(`auth sweep: ${routes.length} routes, ${requests} requests, all 401`);
-  });
+  }, 240_000); // ~60 s on a loaded machine (a password hash per wrong password); a timed-out sweep would go on in the background and disturb the throttle tests below
 
   it('answers 401 (or 404 where no route matches) to generated spellings of every protected path', async () => {
     let requests = 0;
@@ -88,7 +88,7 @@ describe('every non-public route needs credentials', () => {
     const summary = [...byStatus.entries()].sort((a, b) => a[0] - b[0]).map(([s, n]) => `${s}×${n}`).join(' ');
     console.log(`auth spelling fuzz: ${requests} requests (${summary}), seed ${SEED}`);
     expect(byStatus.get(401) ?? 0).toBeGreaterThan(requests / 4);
-  });
+  }, 240_000);
 
   it('marks exactly the expected routes public', () => {
     const publicRoutes = t.app.routeTable.filter((r) => r.public).map((r) => `${r.method} ${r.url}`).sort();
