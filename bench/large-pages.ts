@@ -223,7 +223,8 @@ process (\`node --import tsx src/main.ts\`, \`MAILROOM_API_ONLY=true\`, default 
 subscribers read per \`FETCH\` of a streamed page); the client reads each answer as a stream, counts its
 subscribers and checks it ends with the envelope. Memory is the server process's resident set (Linux
 \`/proc/<pid>/status\`): the peak is \`VmHWM\` reset before each step (\`/proc/<pid>/clear_refs\`), in
-parentheses the highest \`VmRSS\` sampled every 50 ms. Idle RSS after start and five small pages:
+parentheses the highest \`VmRSS\` sampled every 50 ms. Idle RSS after start and five small pages (tsx, which
+compiles the TypeScript as it loads, is part of it):
 **${mib(idle[0]!)} MiB**; after each step (2 s later): ${idle.slice(1).map(mib).join(', ')} MiB.
 Baseline, same run: ${CLIENTS} clients at once paging through their first ${BASELINE_PAGES} pages of 100.
 Before the answers were streamed (issue 14), ${CLIENTS} concurrent \`per_page=all\` took the process from
