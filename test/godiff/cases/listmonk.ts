@@ -201,7 +201,7 @@ export const LISTMONK: GoCase[] = [
   tpl('template-parse-error', '<p>x</p>', { template: '{{ template "content" . }}{{ end }}' }),
   tpl('body-parse-error', '<p>{{ if .Subscriber.Name }}x</p>'),
   tpl('body-exec-error', '<p>{{ index .Subscriber.Attribs.tags 9 }}</p>'),
-  tpl('body-unknown-function', '<p>{{ LogoURL }}</p>'),
+  tpl('body-unknown-function', '<p>{{ NoSuchFunction }}</p>'),
   tpl('body-env-refused', '<p>{{ env "HOME" }}</p>'),
   tpl('body-expandenv-refused', '<p>{{ expandenv "$HOME" }}</p>'),
   tpl('body-getHostByName-refused', '<p>{{ getHostByName "example.com" }}</p>'),
