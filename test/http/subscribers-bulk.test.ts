@@ -109,11 +109,34 @@ describe('PUT /api/subscribers/lists', () => {
     expect(mailsTo(sink, 'lists.confirmed@x.org')).toHaveLength(0);
   });
 
+  it('add without a status, as listmonk clients send it: 200, new memberships unconfirmed, existing ones keep their status (issue 15 item 3)', async () => {
+    const [a, b, c] = [await list(), await list(), await list()];
+    const fresh = await sub('lists.nostatus1@x.org');
+    const member = await sub('lists.nostatus2@x.org', [a, b], { preconfirm_subscriptions: true });
+    await t.api('PUT', '/api/subscribers/lists', { ids: [member], action: 'unsubscribe', target_list_ids: [b] });
+    for (const body of [
+      `{"ids":[${fresh},${member}],"action":"add","target_list_ids":[${a},${b}]}`,
+      `{"ids":[${fresh},${member}],"action":"add","target_list_ids":[${a},${b},${c}],"status":null}`,
+    ]) {
+      const res = await t.api('PUT', '/api/subscribers/lists', body);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body).toEqual({ data: true });
+    }
+    expect(await memberships(fresh)).toEqual({ [a]: 'unconfirmed', [b]: 'unconfirmed', [c]: 'unconfirmed' });
+    expect(await memberships(member)).toEqual({ [a]: 'confirmed', [b]: 'unsubscribed', [c]: 'unconfirmed' });
+    // The one-subscriber and by-filter forms follow the same rule.
+    const d = await list();
+    expect((await t.api('PUT', `/api/subscribers/lists/${member}`, { action: 'add', target_list_ids: [a, d] })).status).toBe(200);
+    expect(await memberships(member)).toMatchObject({ [a]: 'confirmed', [d]: 'unconfirmed' });
+    const byQuery = await t.api('PUT', '/api/subscribers/query/lists', { query: "subscribers.email = 'lists.nostatus2@x.org'", action: 'add', target_list_ids: [a, await list()] });
+    expect(byQuery.status).toBe(200);
+    expect((await memberships(member))[a]).toBe('confirmed');
+  });
+
   it('refuses bad requests with 400 and changes nothing', async () => {
     const l = await list();
     const id = await sub('lists.bad@x.org', [l]);
     const cases: Array<[unknown, RegExp]> = [
-      [{ ids: [id], action: 'add', target_list_ids: [l] }, /^status: is required when action is add$/],
       [{ ids: [id], action: 'move', target_list_ids: [l] }, /^action: must be one of add, remove, unsubscribe$/],
       [{ ids: [id], action: 'remove', target_list_ids: [] }, /^target_list_ids: must NOT have fewer than 1 items/],
       [{ ids: [id], action: 'remove', target_list_ids: [l, 999999] }, /^target_list_ids: unknown list id\(s\): 999999$/],
@@ -213,7 +236,6 @@ describe('by filter: /query/delete, /query/blocklist, /query/lists', () => {
     const cases: Array<[string, string, unknown, RegExp]> = [
       ['POST', '/api/subscribers/query/delete', { query: 'true; DELETE FROM subscribers' }, /^query: .*statement separator/],
       ['PUT', '/api/subscribers/query/blocklist', { query: 'subscribers.id IN (SELECT id FROM subscribers)' }, /^query: table "subscribers" is not allowed in a sub-select/],
-      ['PUT', '/api/subscribers/query/lists', { all: true, action: 'add', target_list_ids: [l] }, /^status: is required when action is add$/],
       ['PUT', '/api/subscribers/query/lists', { all: true, action: 'add', target_list_ids: [999999], status: 'confirmed' }, /^target_list_ids: unknown list id\(s\): 999999$/],
       ['PUT', '/api/subscribers/query/lists', { action: 'remove', target_list_ids: [l] }, /^query: is empty/],
       ['POST', '/api/subscribers/query/delete', { all: 'yes' }, /^all: must be boolean$/],
