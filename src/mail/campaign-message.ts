@@ -26,20 +26,7 @@ import { compileTextAlternative, htmlToText } from './text-alternative.js';
  * absent, they take listmonk's zero values.
  */
 export interface CampaignForMessage extends CampaignRecord {
-  id: number;
-  uuid: string;
-  name: string;
-  subject: string;
-  from_email: string;
-  body: string;
-  altbody: string | null;
-  content_type: string;
-  headers: Array<Record<string, string>>;
-  tags: string[];
-  attribs: Record<string, unknown>;
-  template_id: number | null;
-  messenger: string;
-  type: string;
+  /** The stored times as read from the database (the record also takes strings). */
   send_at: Date | null;
   started_at: Date | null;
   created_at: Date;
