@@ -14,7 +14,7 @@
 import cors from '@fastify/cors';
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { defineSetting, type SettingDef } from '../modules/settings/definitions.js';
+import { defineSetting, type SettingDef } from '../settings/definitions.js';
 
 /** Methods a trusted origin may use (echo's CORS defaults, which listmonk keeps). */
 const METHODS = ['GET', 'HEAD', 'PUT', 'PATCH', 'POST', 'DELETE'];

@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Type, type Static } from 'typebox';
-import { defineSetting, duplicateUuid, passwordBlocks, type SettingDef } from '../modules/settings/definitions.js';
+import { defineSetting, duplicateUuid, passwordBlocks, type SettingDef } from '../settings/definitions.js';
 import { DURATION_PATTERN, parseDuration } from '../util/duration.js';
 import type { Messenger } from './messenger.js';
 import { PostbackMessenger } from './postback.js';

@@ -17,7 +17,8 @@ import type { CampaignLinks } from '../modules/tracking/links.js';
 import { BatchProgress, type Outcome } from './batch-progress.js';
 import type { Batch, CampaignStore, RunningCampaign } from './campaign-store.js';
 import type { RateLimiter } from './rate-limiter.js';
-import { Semaphore, sleep } from './semaphore.js';
+import { Semaphore } from './semaphore.js';
+import { sleep } from '../util/sleep.js';
 
 /** Tunables of the engine. Durations in milliseconds. */
 export interface EngineOptions {

@@ -16,7 +16,8 @@ import type { CampaignStore, RunningCampaign } from './campaign-store.js';
 import type { RateLimits } from './engine-settings.js';
 import type { RateLimiter } from './rate-limiter.js';
 import type { Notify } from './campaign-job.js';
-import { Semaphore, sleep } from './semaphore.js';
+import { Semaphore } from './semaphore.js';
+import { sleep } from '../util/sleep.js';
 
 /** What the runner reads from the settings for each new job: public URLs and privacy switches. */
 export interface MessageSettings extends MessageUrls {

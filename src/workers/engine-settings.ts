@@ -12,7 +12,7 @@
  * - the sliding window off, 10,000 per hour when enabled (listmonk's).
  */
 import { Type } from 'typebox';
-import { defineSetting, type SettingDef } from '../modules/settings/definitions.js';
+import { defineSetting, type SettingDef } from '../settings/definitions.js';
 import { DURATION_PATTERN, parseDuration } from '../util/duration.js';
 
 /** Engine setting declarations. */

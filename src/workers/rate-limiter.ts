@@ -14,7 +14,7 @@ import type { Logger } from 'pino';
 import type { Db } from '../db/db.js';
 import { loadQueries } from '../db/queries.js';
 import type { RateLimits } from './engine-settings.js';
-import { sleep } from './semaphore.js';
+import { sleep } from '../util/sleep.js';
 
 const Q = loadQueries(new URL('./rate-queries.sql', import.meta.url), ['rate-grant']);
 

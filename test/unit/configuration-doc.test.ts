@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ENV_VARS, loadConfig, type Config } from '../../src/config.js';
-import type { SettingDef } from '../../src/modules/settings/definitions.js';
+import type { SettingDef } from '../../src/settings/definitions.js';
 import { coreSettings } from '../../src/modules/settings/core-settings.js';
 import { archiveSettings } from '../../src/modules/campaign-pages/settings.js';
 import { mediaSettings } from '../../src/modules/media/settings.js';

@@ -2,7 +2,7 @@
  * Settings of the public campaign archive (reference §12, §17): listmonk's keys and defaults.
  */
 import { Type } from 'typebox';
-import { defineSetting, type SettingDef } from '../settings/definitions.js';
+import { defineSetting, type SettingDef } from '../../settings/definitions.js';
 
 /** The archive's setting declarations (added to the SettingsService in src/deps.ts). */
 export function archiveSettings() {

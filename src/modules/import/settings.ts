@@ -2,7 +2,7 @@
  * Settings of the subscriber import (spec 4.6): the size limit of an uploaded file.
  */
 import { Type } from 'typebox';
-import { defineSetting, type SettingDef } from '../settings/definitions.js';
+import { defineSetting, type SettingDef } from '../../settings/definitions.js';
 
 /** The import settings declarations. */
 export function importSettings() {

@@ -4,7 +4,7 @@
  * S3-compatible store instead.
  */
 import { Type } from 'typebox';
-import { defineSetting, maskedScalar, type SettingDef } from '../settings/definitions.js';
+import { defineSetting, maskedScalar, type SettingDef } from '../../settings/definitions.js';
 
 /** Extensions (lower-case, without dot) accepted by default. `*` in the setting accepts any. */
 export const DEFAULT_EXTENSIONS = ['jpg', 'jpeg', 'png', 'gif', 'webp', 'svg', 'pdf'];

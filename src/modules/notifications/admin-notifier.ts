@@ -13,7 +13,7 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { parseSender } from '../../mail/address.js';
 import { SendError, type MessengerRegistry, type OutgoingMessage } from '../../mail/messenger.js';
-import { sleep } from '../../workers/semaphore.js';
+import { sleep } from '../../util/sleep.js';
 
 /** Collaborators of the {@link AdminNotifier}; the two settings are read at each notification. */
 export interface AdminNotifierOptions {

@@ -6,7 +6,7 @@
  */
 import { Type } from 'typebox';
 import { DURATION_PATTERN, parseDuration } from '../../util/duration.js';
-import { defineSetting, type SettingDef } from '../settings/definitions.js';
+import { defineSetting, type SettingDef } from '../../settings/definitions.js';
 
 /** The public subscription module's setting declarations. */
 export function publicSubscriptionSettings() {

@@ -11,7 +11,7 @@ import type { Config } from '../../config.js';
 import { availableLanguages, hasLanguage } from '../../i18n/catalog.js';
 import { parseSender } from '../../mail/address.js';
 import { DURATION_PATTERN } from '../../util/duration.js';
-import { defineSetting, duplicateUuid, passwordBlocks, type SettingDef } from './definitions.js';
+import { defineSetting, duplicateUuid, passwordBlocks, type SettingDef } from '../../settings/definitions.js';
 
 /** One SMTP server block, listmonk's shape (reference §18.1). */
 export const SmtpServer = Type.Object({

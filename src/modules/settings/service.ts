@@ -11,7 +11,7 @@ import type { Db } from '../../db/db.js';
 import { loadQueries } from '../../db/queries.js';
 import { BadRequestError, FieldError } from '../../errors.js';
 import { acceptsNull, dropNullOptionals, explainNull } from '../../http/nulls.js';
-import { isUnchangedSecret, secretMovedProblem, type SettingDef } from './definitions.js';
+import { isUnchangedSecret, secretMovedProblem, type SettingDef } from '../../settings/definitions.js';
 
 const Q = loadQueries(new URL('./queries.sql', import.meta.url), ['settings-all', 'settings-version', 'setting-seed', 'setting-write']);
 

@@ -18,7 +18,7 @@ import { BadRequestError, ServiceUnavailableError } from '../../errors.js';
 import { SendError, type MessengerRegistry } from '../../mail/messenger.js';
 import { TemplateMessage } from '../../mail/template-message.js';
 import { ListView, OptinData, subscriberView } from '../../templating/index.js';
-import { sleep } from '../../workers/semaphore.js';
+import { sleep } from '../../util/sleep.js';
 import { ZERO_UUID } from '../subscription-pages/service.js';
 import type { TemplateRepo } from '../templates/repo.js';
 import { defaultTemplateBody, SHIPPED_TEMPLATES } from '../templates/service.js';

@@ -7,7 +7,7 @@
  * instead of a 500.
  */
 import { isDbError, SqlState, type Db, type Queryable } from '../../db/db.js';
-import { sleep } from '../../workers/semaphore.js';
+import { sleep } from '../../util/sleep.js';
 
 /** Attempts before the error is passed on. */
 const ATTEMPTS = 4;

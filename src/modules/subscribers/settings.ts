@@ -7,7 +7,7 @@
  */
 import { Type } from 'typebox';
 import { DURATION_PATTERN, parseDuration } from '../../util/duration.js';
-import { defineSetting, type SettingDef } from '../settings/definitions.js';
+import { defineSetting, type SettingDef } from '../../settings/definitions.js';
 import { checkDomainList, normalizeDomainList } from './domains.js';
 
 /** Shortest and longest accepted filter timeouts, in milliseconds. */

@@ -4,7 +4,7 @@
  * tracking on, the List-Unsubscribe header on, the preferences page on.
  */
 import { Type } from 'typebox';
-import { defineSetting, type SettingDef } from '../settings/definitions.js';
+import { defineSetting, type SettingDef } from '../../settings/definitions.js';
 
 /** Privacy setting declarations. */
 export function privacySettings() {

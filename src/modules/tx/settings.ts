@@ -2,7 +2,7 @@
  * Settings of transactional messages (spec 4.4): the attachment size limit.
  */
 import { Type } from 'typebox';
-import { defineSetting, type SettingDef } from '../settings/definitions.js';
+import { defineSetting, type SettingDef } from '../../settings/definitions.js';
 
 /** The tx settings declarations. */
 export function txSettings() {

@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Static, TSchema } from 'typebox';
-import { FieldError } from '../../errors.js';
+import { FieldError } from '../errors.js';
 
 /** One setting: its key, schema, default, and how its secrets are handled. */
 export interface SettingDef<S extends TSchema = TSchema> {
