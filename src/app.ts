@@ -31,6 +31,7 @@ import { mediaRoutes } from './modules/media/routes.js';
 import { txRoutes } from './modules/tx/routes.js';
 import { importRoutes } from './modules/import/routes.js';
 import { trackingRoutes } from './modules/tracking/routes.js';
+import { dashboardRoutes } from './modules/dashboard/routes.js';
 import { campaignPageRoutes } from './modules/campaign-pages/routes.js';
 import { registerCors } from './http/cors.js';
 import { publicSubscriptionRoutes } from './modules/public-subscription/routes.js';
@@ -112,6 +113,7 @@ export async function buildApp(deps: Deps): Promise<App> {
   txRoutes(app, deps.tx, () => deps.settings.get(deps.txDefs.maxAttachmentsSize));
   importRoutes(app, deps.imports);
   trackingRoutes(app, deps.tracking);
+  dashboardRoutes(app, deps.dashboard);
   campaignPageRoutes(app, deps.campaignPages);
   publicSubscriptionRoutes(app, deps.publicSubscription);
   return app;
