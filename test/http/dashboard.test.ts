@@ -5,8 +5,10 @@
  * tables directly the way listmonk's `mat_dashboard_counts` does; `GET /api/dashboard/charts` gives 30
  * UTC days of views and clicks, every day present, today last.
  */
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
+import { storeKind } from '../helpers/db.js';
 import { DashboardRepo } from '../../src/modules/dashboard/repo.js';
 import { chartDates, DashboardService } from '../../src/modules/dashboard/service.js';
 
@@ -217,6 +219,78 @@ describe('GET /api/dashboard/charts', () => {
       `SELECT to_char((created_at AT TIME ZONE 'UTC')::date, 'YYYY-MM-DD') AS date, count(*)::int AS count FROM campaign_views
        WHERE campaign_id = $1 AND created_at >= '2025-06-01T00:00:00Z' GROUP BY 1 ORDER BY 1`, [c!.id]);
     expect(charts.campaign_views.filter((d) => d.count > 0)).toEqual(direct);
+  });
+});
+
+describe.skipIf(storeKind !== 'postgres')('orphans under concurrent transactions (PostgreSQL)', () => {
+  /** Two sessions of the test database: `a` holds a transaction open while `b` runs into it. */
+  async function sessions(): Promise<[pg.Client, pg.Client]> {
+    const a = new pg.Client({ connectionString: t.testDb.url! });
+    const b = new pg.Client({ connectionString: t.testDb.url! });
+    await a.connect();
+    await b.connect();
+    return [a, b];
+  }
+
+  /**
+   * Resolves once session `pid` waits for a lock (as PostgreSQL reports it, not a guess at timing), or
+   * once `finished()` says its statement ended without waiting (then the assertions after it fail).
+   */
+  async function waitingOrDone(pid: number, finished: () => boolean): Promise<void> {
+    while (!finished()) {
+      const [row] = await sql<{ waiting: boolean }>("SELECT wait_event_type = 'Lock' AS waiting FROM pg_stat_activity WHERE pid = $1", [pid]);
+      if (row?.waiting) return;
+    }
+  }
+
+  async function orphan(email: string, lists: string[]): Promise<number> {
+    const res = await t.api('POST', '/api/subscribers', { email, name: email, lists: lists.map((l) => list[l]) });
+    expect(res.status).toBe(200);
+    return res.body.data.id;
+  }
+
+  /** Runs `first` in an open transaction of one session, `second` in another that must wait for it, then commits. */
+  async function race(first: string, second: string): Promise<void> {
+    const [a, b] = await sessions();
+    try {
+      const pid = (await b.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
+      await a.query('BEGIN');
+      await a.query(first);
+      let finished = false;
+      const running = b.query(second).finally(() => {
+        finished = true;
+      });
+      await waitingOrDone(pid, () => finished);
+      await a.query('COMMIT');
+      await running;
+    } finally {
+      await a.end();
+      await b.end();
+    }
+  }
+
+  it('counts a subscriber once when two transactions add its first subscriptions', async () => {
+    const id = await orphan('race1@example.com', []);
+    await race(`INSERT INTO subscriber_lists (subscriber_id, list_id) VALUES (${id}, ${list['news']})`,
+      `INSERT INTO subscriber_lists (subscriber_id, list_id) VALUES (${id}, ${list['vip']})`);
+    expect((await counts()).subscribers).toEqual(await countedDirectly());
+  });
+
+  it('keeps a subscriber out of the orphans when one transaction removes its last list while another adds one', async () => {
+    const id = await orphan('race2@example.com', ['vip']);
+    await race(`INSERT INTO subscriber_lists (subscriber_id, list_id) VALUES (${id}, ${list['news']})`,
+      `DELETE FROM subscriber_lists WHERE subscriber_id = ${id} AND list_id = ${list['vip']}`);
+    const direct = await countedDirectly();
+    expect((await counts()).subscribers).toEqual(direct);
+  });
+
+  it('counts an orphan once when two transactions remove its last two lists', async () => {
+    const id = await orphan('race3@example.com', ['news', 'vip']);
+    const before = (await counts()).subscribers.orphans;
+    await race(`DELETE FROM subscriber_lists WHERE subscriber_id = ${id} AND list_id = ${list['news']}`,
+      `DELETE FROM subscriber_lists WHERE subscriber_id = ${id} AND list_id = ${list['vip']}`);
+    expect((await counts()).subscribers).toEqual(await countedDirectly());
+    expect((await counts()).subscribers.orphans).toBe(before + 1);
   });
 });
 
