@@ -226,6 +226,9 @@ back, triggers on and off, best of 3, ms):
 |---|---:|---:|---:|
 ${writes.join('\n')}
 
+Deleting subscriptions costs the most: each subscriber touched is locked and checked for a subscription
+left, the price of an orphan count that stays exact while other transactions add subscriptions.
+
 Run: \`npx tsx bench/admin-dashboard.ts\` (\`DATABASE_URL\` names the PostgreSQL server; a database is created and dropped).
 `;
 }
