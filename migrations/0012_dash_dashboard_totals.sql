@@ -3,6 +3,11 @@
 -- Both tables follow subscriber_totals (0003): each statement appends its delta as a new row, so
 -- concurrent writers never wait on one hot row, and every 500th row folds the committed ones.
 
+-- Writers of these tables (older instances during a rolling restart included) wait until this migration
+-- commits, so no row is written between the initial counts below and the triggers that keep them
+-- (a few seconds per 10 million views on a 2-core machine; the triggers then serve old and new code alike).
+LOCK TABLE subscriber_lists, campaign_views, link_clicks IN SHARE ROW EXCLUSIVE MODE;
+
 -- 1. Subscribers that have at least one subscription (any status). listmonk's "orphans" (subscribers
 --    in no list) = the subscriber total (subscriber_totals) minus the sum of subscribed_totals.
 --    subscribed_subscribers is the set itself: writing to it with ON CONFLICT DO NOTHING and
