@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyReply } from 'fastify';
+import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -35,6 +36,7 @@ import { dashboardRoutes } from './modules/dashboard/routes.js';
 import { campaignPageRoutes } from './modules/campaign-pages/routes.js';
 import { registerCors } from './http/cors.js';
 import { publicSubscriptionRoutes } from './modules/public-subscription/routes.js';
+import { authRoutes } from './modules/auth/routes.js';
 
 /** Mailroom's version, from package.json (src/ and dist/ are both one level below the project). */
 export const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -99,7 +101,8 @@ export async function buildApp(deps: Deps): Promise<App> {
   await app.register(multipart, { limits: { fileSize: DEFAULT_BODY_LIMIT, files: 1, fields: 100 } });
   // Before authentication: a preflight carries no credentials and is answered by the CORS hook.
   await registerCors(app, deps.trustedUrls);
-  installAuth(app, deps.users);
+  await app.register(cookie);
+  installAuth(app, deps.users, deps.sessions);
   await registerOpenApi(app, VERSION);
 
   healthRoutes(app, deps);
@@ -116,5 +119,6 @@ export async function buildApp(deps: Deps): Promise<App> {
   dashboardRoutes(app, deps.dashboard);
   campaignPageRoutes(app, deps.campaignPages);
   publicSubscriptionRoutes(app, deps.publicSubscription);
+  authRoutes(app, deps.sessions);
   return app;
 }
