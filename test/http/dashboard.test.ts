@@ -5,10 +5,12 @@
  * tables directly the way listmonk's `mat_dashboard_counts` does; `GET /api/dashboard/charts` gives 30
  * UTC days of views and clicks, every day present, today last.
  */
+import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { storeKind } from '../helpers/db.js';
+import { hashToken } from '../../src/modules/users/service.js';
 import { DashboardRepo } from '../../src/modules/dashboard/repo.js';
 import { chartDates, DashboardService } from '../../src/modules/dashboard/service.js';
 
@@ -299,5 +301,16 @@ describe('access', () => {
     for (const url of ['/api/dashboard/counts', '/api/dashboard/charts']) {
       expect((await t.app.inject({ method: 'GET', url })).statusCode, url).toBe(401);
     }
+  });
+
+  it('answers any API user, even one whose role grants no permission (listmonk: ungated)', async () => {
+    const token = randomBytes(24).toString('hex');
+    const [role] = await sql<{ id: number }>("INSERT INTO roles (type, name, permissions) VALUES ('user', 'nothing', '{}') RETURNING id");
+    await sql("INSERT INTO users (username, password_hash, type, user_role_id, email) VALUES ('dash-api', $1, 'api', $2, 'dash-api@api')", [hashToken(token), role!.id]);
+    for (const url of ['/api/dashboard/counts', '/api/dashboard/charts']) {
+      const res = await t.app.inject({ method: 'GET', url, headers: { authorization: `token dash-api:${token}` } });
+      expect(res.statusCode, url).toBe(200);
+    }
+    expect((await t.app.inject({ method: 'GET', url: '/api/lists', headers: { authorization: `token dash-api:${token}` } })).statusCode).toBe(403);
   });
 });
