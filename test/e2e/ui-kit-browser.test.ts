@@ -62,6 +62,7 @@ describe.skipIf(!browserAvailable)('UI kit in a browser', () => {
       expect(await nav.isVisible()).toBe(false);
       await page.getByRole('button', { name: 'Menu' }).click();
       expect(await nav.isVisible()).toBe(true);
+      await page.evaluate(() => window.scrollTo(0, 0));
       await screenshot(page, 'kit-demo-phone-menu-open');
     } finally {
       await phone.close();
@@ -69,6 +70,10 @@ describe.skipIf(!browserAvailable)('UI kit in a browser', () => {
 
     const { page, close, cspViolations } = await openPage(browser(), `${base}/admin/kit-demo`);
     try {
+      await page.locator('[data-cy=btn-echo]').click();
+      await page.locator('#echoed').waitFor();
+      expect(await page.locator('#echoed').textContent()).toBe('htmx sent X-CSRF-Token: csrf-token-123');
+
       await page.getByLabel('Select every row on this page').check();
       expect(await page.locator('input[data-select-row]:checked').count()).toBe(3);
       await page.locator('[data-cy=select-all-lists]').check();

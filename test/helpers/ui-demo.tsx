@@ -32,9 +32,11 @@ function DemoBody({ csrf, errors, values, tab }: { csrf: string; errors: FormErr
   return (
     <>
       <PageHeader title="Lists" count={ROWS.length}>
+        <button type="button" class="button secondary" hx-get="/admin/kit-demo/echo" hx-target="#echo" data-cy="btn-echo">Check htmx</button>
         <button type="button" class="button secondary" data-open-dialog="demo-dialog">Open dialog</button>
         <a class="button" href="/admin/kit-demo/new" data-cy="btn-new">New list</a>
       </PageHeader>
+      <div id="echo" />
       <StatTiles
         tiles={[
           { label: 'Lists', value: 14, cy: 'lists', details: [{ label: 'Public', value: 9 }, { label: 'Private', value: 5 }] },
@@ -109,6 +111,7 @@ export function demoRoutes(app: FastifyInstance): void {
     }),
     publicPage('POST', '/admin/kit-demo/delete', () => redirect('/admin/kit-demo', { kind: 'success', key: 'globals.messages.deleted', params: { name: 'Weekly digest' } })),
     publicPage('GET', '/admin/kit-demo/fragment', () => fragment(<p id="frag">Fragment</p>)),
+    publicPage('GET', '/admin/kit-demo/echo', (req) => fragment(<p id="echoed">htmx sent X-CSRF-Token: {String(req.headers['x-csrf-token'])}</p>)),
     publicPage('GET', '/admin/kit-demo/fail', () => {
       throw new BadRequestError('query: not a valid filter');
     }),
