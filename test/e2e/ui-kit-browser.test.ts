@@ -84,6 +84,8 @@ describe.skipIf(!browserAvailable)('UI kit in a browser', () => {
       const dialog = page.getByRole('dialog');
       await dialog.waitFor();
       expect(await dialog.textContent()).toContain('Delete this list?');
+      expect(await page.evaluate(() => (document.activeElement as HTMLButtonElement | null)?.value)).toBe('ok');
+      await screenshot(page, 'kit-demo-desktop-light-confirm', { fullPage: false });
       await page.keyboard.press('Escape');
       await dialog.waitFor({ state: 'hidden' });
 

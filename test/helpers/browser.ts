@@ -118,10 +118,10 @@ export async function expectAccessible(page: Page, label = page.url()): Promise<
 /** Where screenshots go (gitignored). */
 export const SCREENSHOT_DIR = new URL('../../screenshots/', import.meta.url);
 
-/** Saves a full-page screenshot as screenshots/<name>.png; returns its path. */
-export async function screenshot(page: Page, name: string): Promise<string> {
+/** Saves a screenshot (the full page unless `fullPage: false`, e.g. for an open dialog) as screenshots/<name>.png; returns its path. */
+export async function screenshot(page: Page, name: string, opts: { fullPage?: boolean } = {}): Promise<string> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   const path = new URL(`${name}.png`, SCREENSHOT_DIR).pathname;
-  await page.screenshot({ path, fullPage: true });
+  await page.screenshot({ path, fullPage: opts.fullPage ?? true });
   return path;
 }
