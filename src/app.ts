@@ -33,6 +33,7 @@ import { txRoutes } from './modules/tx/routes.js';
 import { importRoutes } from './modules/import/routes.js';
 import { trackingRoutes } from './modules/tracking/routes.js';
 import { dashboardRoutes } from './modules/dashboard/routes.js';
+import { dashboardPages } from './modules/dashboard/pages.js';
 import { campaignPageRoutes } from './modules/campaign-pages/routes.js';
 import { registerCors } from './http/cors.js';
 import { publicSubscriptionRoutes } from './modules/public-subscription/routes.js';
@@ -128,5 +129,6 @@ export async function buildApp(deps: Deps): Promise<App> {
     secureCookies: deps.config.rootUrl.startsWith('https:'),
   });
   uiRoutes(app);
+  dashboardPages(app, deps.dashboard);
   return app;
 }

@@ -314,3 +314,37 @@ describe('access', () => {
     expect((await t.app.inject({ method: 'GET', url: '/api/lists', headers: { authorization: `token dash-api:${token}` } })).statusCode).toBe(403);
   });
 });
+
+describe('GET /admin (the dashboard page)', () => {
+  /** A signed-in login user whose role grants `permissions`: its session cookie. */
+  async function signedIn(permissions: string[]): Promise<string> {
+    const name = `page-${randomBytes(4).toString('hex')}`;
+    const [role] = await sql<{ id: number }>("INSERT INTO roles (type, name, permissions) VALUES ('user', $1, $2) RETURNING id", [name, permissions]);
+    const [user] = await sql<{ id: number }>("INSERT INTO users (username, password_hash, type, user_role_id, email) VALUES ($1, NULL, 'user', $2, $3) RETURNING id",
+      [name, role!.id, `${name}@example.com`]);
+    return `session=${await t.deps.sessions.start(user!.id, { ip: '127.0.0.1', userAgent: 'test' })}`;
+  }
+
+  it('shows the same counts as the API to anyone signed in, under the admin CSP', async () => {
+    const api = await counts();
+    const res = await t.app.inject({ method: 'GET', url: '/admin', headers: { cookie: await signedIn([]) } });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/html/u);
+    expect(String(res.headers['content-security-policy'])).not.toContain('unsafe-inline');
+    const html = res.body;
+    expect(html).toMatch(new RegExp(`data-cy="subscribers"[\\s\\S]*?class="title" title="${api.subscribers.total.toLocaleString('en')}"`, 'u'));
+    expect(html).toContain('data-cy="chart-views"');
+    expect(html).toContain('data-cy="chart-clicks"');
+    // Without subscribers:get or campaigns:get the tiles do not link to pages the user cannot open.
+    expect(html).not.toContain('href="/admin/subscribers"');
+    const admin = await t.app.inject({ method: 'GET', url: '/admin', headers: { cookie: await signedIn(['subscribers:get_all', 'campaigns:get_all']) } });
+    expect(admin.body).toContain('href="/admin/subscribers"');
+    expect(admin.body).toContain('href="/admin/campaigns"');
+  });
+
+  it('sends a visitor without a session to the login page', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/admin' });
+    expect(res.statusCode).toBe(302);
+    expect(res.headers.location).toBe('/admin/login?next=%2Fadmin');
+  });
+});
