@@ -62,7 +62,8 @@ export function LineChart({ id, caption, days, cy }: LineChartProps): VNode {
   const line = points.map(([x, y]) => `${x},${y}`).join(' ');
   const base = H - PAD.bottom;
   const area = points.length > 0 ? `M${points[0]![0]},${base} L${line.replace(/ /gu, ' L')} L${points[points.length - 1]![0]},${base} Z` : '';
-  const ticks = [0, top / 2, top];
+  // Counts are whole numbers: a half-way line only where it falls on one.
+  const ticks = [0, top / 2, top].filter((v) => Number.isInteger(v));
   const yOf = (v: number) => PAD.top + (H - PAD.top - PAD.bottom) * (1 - v / top);
   return (
     <figure class="chart" data-cy={cy} aria-labelledby={`${id}-caption`}>
