@@ -36,6 +36,9 @@ import { campaignPageRoutes } from './modules/campaign-pages/routes.js';
 import { registerCors } from './http/cors.js';
 import { publicSubscriptionRoutes } from './modules/public-subscription/routes.js';
 import { authRoutes } from './modules/auth/routes.js';
+import { loginPages } from './modules/auth/login-pages.js';
+import { installUi, sendErrorPage } from './ui/pages.js';
+import { uiRoutes } from './ui/routes.js';
 
 /** Mailroom's version, from package.json (src/ and dist/ are both one level below the project). */
 export const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -101,7 +104,7 @@ export async function buildApp(deps: Deps): Promise<App> {
   // Before authentication: a preflight carries no credentials and is answered by the CORS hook.
   await registerCors(app, deps.trustedUrls);
   await app.register(cookie);
-  installAuth(app, deps.users, deps.sessions);
+  installAuth(app, deps.users, deps.sessions, { pageDenied: (request, reply, status, message) => sendErrorPage(app, request, reply, status, message) });
   await registerOpenApi(app, VERSION);
 
   healthRoutes(app, deps);
@@ -118,5 +121,12 @@ export async function buildApp(deps: Deps): Promise<App> {
   campaignPageRoutes(app, deps.campaignPages);
   publicSubscriptionRoutes(app, deps.publicSubscription);
   authRoutes(app, deps.sessions);
+  // The admin UI (issue 16): the page kit, its assets, `/` → /admin and the /admin 404 page.
+  installUi(app, {
+    site: () => ({ name: 'Mailroom', logoUrl: deps.settings.get(deps.core.logoUrl) || null }),
+    secureCookies: deps.config.rootUrl.startsWith('https:'),
+  });
+  uiRoutes(app);
+  loginPages(app, { login: deps.login, sessions: deps.sessions, secureCookies: deps.config.rootUrl.startsWith('https:') });
   return app;
 }

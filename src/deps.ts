@@ -41,6 +41,7 @@ import type { MessageUrls } from './mail/campaign-message.js';
 import { SubscriptionPageService } from './modules/subscription-pages/service.js';
 import { UserService } from './modules/users/service.js';
 import { SessionService } from './modules/auth/sessions.js';
+import { LoginService } from './modules/auth/login.js';
 import { CampaignStore, pauseCampaignsForDeletedLists } from './workers/campaign-store.js';
 import { CampaignRunner, DEFAULT_RUNNER_OPTIONS, type MessageSettings, type RunnerOptions } from './workers/campaign-runner.js';
 import { engineSettings, type RateLimits } from './workers/engine-settings.js';
@@ -73,6 +74,8 @@ export interface Deps {
   users: UserService;
   /** Admin UI sessions (issue 16). */
   sessions: SessionService;
+  /** Password sign-in and first-run setup (issue 16). */
+  login: LoginService;
   lists: ListService;
   subscribers: SubscriberApi;
   publicSubscription: PublicSubscriptionApi;
@@ -217,6 +220,7 @@ export async function buildDeps(config: Config, logger: Logger, opts: BuildOptio
 
   const users = new UserService(db);
   const sessions = new SessionService(db);
+  const login = new LoginService(db, sessions);
   const templates = new TemplateService(db, templateRepo, {
     rootUrl: () => settings.get(core.rootUrl),
     optinTemplateId: () => settings.get(core.optinTemplateId),
@@ -367,6 +371,7 @@ export async function buildDeps(config: Config, logger: Logger, opts: BuildOptio
     tracking: new TrackingService(db, privacySwitches),
     users,
     sessions,
+    login,
     lists: new ListService(listRepo, {
       pauseCampaigns: pauseCampaignsForDeletedLists,
       onPaused: (paused) => {
