@@ -31,8 +31,8 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
       return { schema: out as never, url };
     },
   });
-  app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-  app.get('/api/docs', { schema: { hide: true } }, async (_req, reply) =>
+  app.get('/api/openapi.json', { schema: { hide: true }, config: { permission: 'authenticated' } }, async () => app.swagger());
+  app.get('/api/docs', { schema: { hide: true }, config: { permission: 'authenticated' } }, async (_req, reply) =>
     reply
       .type('text/html; charset=utf-8')
       .header('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'")
