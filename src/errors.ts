@@ -44,17 +44,6 @@ export class UnauthorizedError extends AppError {
   }
 }
 
-/**
- * 403: signed in, but the role lacks what the request needs. The message is listmonk's
- * `permission denied: <perm>` (its `pm()` middleware, reference §1.5): it names the permission, or for a
- * list-level check the thing refused (`permission denied: list 12`).
- */
-export class ForbiddenError extends AppError {
-  constructor(message = 'permission denied') {
-    super(403, 'FORBIDDEN', message);
-  }
-}
-
 /** 404: an unknown id or route. `what` is the resource name, e.g. `list 12 not found`. */
 export class NotFoundError extends AppError {
   constructor(message: string) {
