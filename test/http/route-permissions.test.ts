@@ -102,6 +102,18 @@ describe('the route table', () => {
   });
 });
 
+describe('the OpenAPI document', () => {
+  it('names the permissions each operation needs (x-permissions; empty: any signed-in user)', async () => {
+    const doc = (await t.api('GET', '/api/openapi.json')).body as { paths: Record<string, Record<string, { 'x-permissions'?: string[]; security?: unknown[] }>> };
+    expect(doc.paths['/api/settings']?.get?.['x-permissions']).toEqual(['settings:get']);
+    expect(doc.paths['/api/campaigns/{id}']?.get?.['x-permissions']).toEqual(['campaigns:get_all', 'campaigns:get']);
+    expect(doc.paths['/api/lists']?.get?.['x-permissions']).toEqual([]);
+    expect(doc.paths['/api/public/lists']?.get?.['x-permissions']).toBeUndefined();
+    const reference = await t.api('GET', '/api/docs');
+    expect(reference.body).toContain('(needs settings:manage)');
+  });
+});
+
 describe('accessProblem', () => {
   it.each([
     [{ public: true, permission: null }, null],
