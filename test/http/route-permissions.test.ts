@@ -21,8 +21,8 @@ const CAMP_MANAGE = ['campaigns:manage_all', 'campaigns:manage'];
 
 /**
  * listmonk's gate of each route both have (`pm(handler, perms…)` in cmd/handlers.go; `authenticated`
- * where listmonk registers the route without `pm`: the dashboard, health, and the list routes, whose
- * handlers check access to the list itself).
+ * where listmonk registers the route without `pm`: the dashboard, health, logout, and the list routes,
+ * whose handlers check access to the list itself). Add a route here when adding one listmonk has.
  */
 const LISTMONK_GATES: Record<string, string | string[]> = {
   'GET /api/health': 'authenticated',
@@ -81,6 +81,7 @@ const LISTMONK_GATES: Record<string, string | string[]> = {
   'PUT /api/templates/:id/default': 'templates:manage',
   'DELETE /api/templates/:id': 'templates:manage',
   'POST /api/tx': 'tx:send',
+  'POST /api/logout': 'authenticated',
 };
 
 describe('the route table', () => {
