@@ -138,7 +138,10 @@ const SAMPLES: Record<string, () => Sample | Promise<Sample>> = {
   'POST /api/tx': () => ({ body: { subscriber_id: fx.subscriber, template_id: 999_999 } }),
 };
 
-/** The request for `route`: its sample, or the pattern with sample ids and no body. */
+/**
+ * The request for `route`: its sample, or the pattern with no body and ids of nothing (987654), so a
+ * route added without a sample cannot delete or change a fixture (user 1 is the legacy admin).
+ */
 async function sampleFor(route: RouteEntry): Promise<Sample> {
   return (await SAMPLES[`${route.method} ${route.url}`]?.()) ?? {};
 }
@@ -154,7 +157,7 @@ async function send(route: Pick<RouteEntry, 'method' | 'url'>, sample: Sample, a
     headers['content-type'] = 'application/json';
     payload = JSON.stringify(sample.body);
   }
-  const url = sample.url ?? concreteUrl(route).replace(/^(?!\/)/u, '/');
+  const url = sample.url ?? concreteUrl(route).replace(/^(?!\/)/u, '/').replace(/\/1(?=\/|$)/gu, '/987654');
   return t.app.inject({ method: route.method as 'GET', url, headers, ...(payload !== undefined ? { payload } : {}) });
 }
 
