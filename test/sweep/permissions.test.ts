@@ -35,10 +35,7 @@ beforeAll(async () => {
   fx.email = `sweep-${seq}@example.org`;
   fx.campaign = await freshCampaign();
   fx.template = await freshTemplate();
-  const png = multipart([{ name: 'file', filename: 'fixture.png', content: PNG, type: 'image/png' }]);
-  const media = await t.app.inject({ method: 'POST', url: '/api/media', headers: { authorization: AUTH, 'content-type': png.contentType }, payload: png.payload });
-  expect(media.statusCode, media.body).toBe(200);
-  fx.media = media.json().data.id;
+  fx.media = await freshMedia();
 });
 afterAll(async () => {
   await t?.close();
@@ -55,6 +52,13 @@ async function create(url: string, body: Record<string, unknown>): Promise<numbe
 const freshList = () => create('/api/lists', { name: `Sweep list ${++seq}`, type: 'private', optin: 'single' });
 const freshSubscriber = () => create('/api/subscribers', { email: `sweep-${++seq}@example.org`, name: 'Sweep', lists: [fx.list] });
 const freshCampaign = (extra: Record<string, unknown> = {}) => create('/api/campaigns', { name: `Sweep ${++seq}`, subject: 'Sweep', lists: [fx.list], body: '<p>Hello</p>', ...extra });
+/** An uploaded image. */
+async function freshMedia(): Promise<number> {
+  const png = multipart([{ name: 'file', filename: `fixture-${++seq}.png`, content: PNG, type: 'image/png' }]);
+  const res = await t.app.inject({ method: 'POST', url: '/api/media', headers: { authorization: AUTH, 'content-type': png.contentType }, payload: png.payload });
+  expect(res.statusCode, res.body).toBe(200);
+  return (res.json() as { data: { id: number } }).data.id;
+}
 /** A scheduled campaign (the only kind that may be deleted before it starts). */
 async function scheduledCampaign(): Promise<number> {
   const id = await freshCampaign({ send_at: new Date(Date.now() + 86_400_000).toISOString() });
@@ -133,6 +137,7 @@ const SAMPLES: Record<string, () => Sample | Promise<Sample>> = {
   'GET /api/campaigns/analytics/:type': () => ({ url: `/api/campaigns/analytics/views?id=${fx.campaign}` }),
 
   'GET /api/media/:id': () => ({ url: `/api/media/${fx.media}` }),
+  'DELETE /api/media/:id': async () => ({ url: `/api/media/${await freshMedia()}` }),
   'PUT /api/settings': () => ({ body: { 'app.message_rate': 0 } }),
   'POST /api/media': () => ({ form: multipart([{ name: 'file', filename: `pixel-${++seq}.png`, content: PNG, type: 'image/png' }]) }),
   'POST /api/tx': () => ({ body: { subscriber_id: fx.subscriber, template_id: 999_999 } }),
