@@ -13,8 +13,8 @@ const tags = ['lists'];
 /**
  * Registers the lists routes. As in listmonk, reading and changing one list is not gated by a user-role
  * permission but by access to that list (`lists:get_all`/`lists:manage_all`, or the list role's
- * `list:get`/`list:manage`): the handlers check it (403 `permission denied: list:manage on list 12`); creating needs
- * `lists:manage_all` (reference §2.2).
+ * `list:get`/`list:manage`): the handlers check it (403 `permission denied: list:manage on list 12`).
+ * Creating needs `lists:manage_all` (reference §2.2).
  */
 export function listRoutes(app: App, lists: ListService): void {
   app.get('/api/lists', {
