@@ -40,6 +40,10 @@ import { archiveSettings } from './modules/campaign-pages/settings.js';
 import type { MessageUrls } from './mail/campaign-message.js';
 import { SubscriptionPageService } from './modules/subscription-pages/service.js';
 import { UserService } from './modules/users/service.js';
+import { AccountRepo } from './modules/users/repo.js';
+import { AccountService } from './modules/users/accounts.js';
+import { RoleRepo } from './modules/roles/repo.js';
+import { RoleService } from './modules/roles/service.js';
 import { CampaignStore, pauseCampaignsForDeletedLists } from './workers/campaign-store.js';
 import { CampaignRunner, DEFAULT_RUNNER_OPTIONS, type MessageSettings, type RunnerOptions } from './workers/campaign-runner.js';
 import { engineSettings, type RateLimits } from './workers/engine-settings.js';
@@ -70,6 +74,10 @@ export interface Deps {
   logger: Logger;
   db: Db;
   users: UserService;
+  /** Users, API users and the profile (the users API). */
+  accounts: AccountService;
+  /** User roles and list roles (the roles API). */
+  roles: RoleService;
   lists: ListService;
   subscribers: SubscriberApi;
   publicSubscription: PublicSubscriptionApi;
@@ -362,6 +370,8 @@ export async function buildDeps(config: Config, logger: Logger, opts: BuildOptio
     messengerDefs,
     tracking: new TrackingService(db, privacySwitches),
     users,
+    accounts: new AccountService(new AccountRepo(db)),
+    roles: new RoleService(new RoleRepo(db)),
     lists: new ListService(listRepo, {
       pauseCampaigns: pauseCampaignsForDeletedLists,
       onPaused: (paused) => {
