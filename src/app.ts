@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyReply } from 'fastify';
+import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -100,7 +101,8 @@ export async function buildApp(deps: Deps): Promise<App> {
   await app.register(multipart, { limits: { fileSize: DEFAULT_BODY_LIMIT, files: 1, fields: 100 } });
   // Before authentication: a preflight carries no credentials and is answered by the CORS hook.
   await registerCors(app, deps.trustedUrls);
-  installAuth(app, deps.users);
+  await app.register(cookie);
+  installAuth(app, deps.users, deps.sessions);
   await registerOpenApi(app, VERSION);
 
   healthRoutes(app, deps);

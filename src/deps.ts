@@ -44,6 +44,7 @@ import { AccountRepo } from './modules/users/repo.js';
 import { AccountService } from './modules/users/accounts.js';
 import { RoleRepo } from './modules/roles/repo.js';
 import { RoleService } from './modules/roles/service.js';
+import { SessionService } from './modules/auth/sessions.js';
 import { CampaignStore, pauseCampaignsForDeletedLists } from './workers/campaign-store.js';
 import { CampaignRunner, DEFAULT_RUNNER_OPTIONS, type MessageSettings, type RunnerOptions } from './workers/campaign-runner.js';
 import { engineSettings, type RateLimits } from './workers/engine-settings.js';
@@ -78,6 +79,8 @@ export interface Deps {
   accounts: AccountService;
   /** User roles and list roles (the roles API). */
   roles: RoleService;
+  /** Admin UI sessions (issue 16). */
+  sessions: SessionService;
   lists: ListService;
   subscribers: SubscriberApi;
   publicSubscription: PublicSubscriptionApi;
@@ -221,6 +224,7 @@ export async function buildDeps(config: Config, logger: Logger, opts: BuildOptio
   });
 
   const users = new UserService(db);
+  const sessions = new SessionService(db);
   const templates = new TemplateService(db, templateRepo, {
     rootUrl: () => settings.get(core.rootUrl),
     optinTemplateId: () => settings.get(core.optinTemplateId),
@@ -372,6 +376,7 @@ export async function buildDeps(config: Config, logger: Logger, opts: BuildOptio
     users,
     accounts: new AccountService(new AccountRepo(db)),
     roles: new RoleService(new RoleRepo(db)),
+    sessions,
     lists: new ListService(listRepo, {
       pauseCampaigns: pauseCampaignsForDeletedLists,
       onPaused: (paused) => {
