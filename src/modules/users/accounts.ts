@@ -9,13 +9,13 @@
  * - a password change or disabling a user deletes its sessions in the same transaction;
  * - the legacy MAILROOM_ADMIN_USER row is managed by the environment: not listed, not editable here.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { Queryable } from '../../db/db.js';
 import { BadRequestError, FieldError, NotFoundError } from '../../errors.js';
 import { parseEmail } from '../../mail/address.js';
 import type { AccountRepo, PasswordChange, StoredUser, UserFields, UserView } from './repo.js';
 import type { ProfileUpdate, User, UserCreate, UserUpdate, UserWithToken } from './schemas.js';
-import { hashPassword } from './service.js';
+import { hashPassword, hashToken } from './service.js';
 
 /** listmonk's `stdInputMaxLen`: the longest user name, name and password (bytes). */
 export const MAX_INPUT = 2000;
@@ -47,11 +47,6 @@ export function generateToken(): string {
     }
   }
   return out;
-}
-
-/** The stored form of an API token: `sha256$<hex of SHA-256(token)>` (listmonk stores the bare hex). */
-export function hashToken(token: string): string {
-  return `sha256$${createHash('sha256').update(token, 'utf8').digest('hex')}`;
 }
 
 /** A trimmed user name; 400 naming `username` unless 3–2000 bytes of ASCII letters, digits, `_ - . @`. */
