@@ -37,6 +37,7 @@ import { registerCors } from './http/cors.js';
 import { publicSubscriptionRoutes } from './modules/public-subscription/routes.js';
 import { userRoutes } from './modules/users/routes.js';
 import { roleRoutes } from './modules/roles/routes.js';
+import { authRoutes } from './modules/auth/routes.js';
 
 /** Mailroom's version, from package.json (src/ and dist/ are both one level below the project). */
 export const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -120,5 +121,6 @@ export async function buildApp(deps: Deps): Promise<App> {
   publicSubscriptionRoutes(app, deps.publicSubscription);
   userRoutes(app, deps.accounts);
   roleRoutes(app, deps.roles);
+  authRoutes(app, deps.sessions);
   return app;
 }
