@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH, buildTestApp, type TestApp } from '../helpers/app.js';
+import { storeKind } from '../helpers/db.js';
 import { createApiUser } from '../helpers/principals.js';
 
 let t: TestApp;
@@ -363,5 +364,32 @@ describe('the last enabled Super Admin', () => {
     const third = await admin('third-admin');
     expect((await s.api('DELETE', `/api/users?id=${second}`)).status).toBe(200);
     expect(await superAdmins()).toEqual([third]);
+  });
+
+  // PostgreSQL only: the embedded store runs one transaction at a time, so there is no race to lose.
+  it.skipIf(storeKind !== 'postgres')('a change waits for a concurrent change to a Super Admin, then sees its outcome', async () => {
+    const a = await admin('race-a');
+    const b = await admin('race-b');
+    for (const id of await superAdmins()) if (id !== a && id !== b) await s.api('PUT', `/api/users/${id}`, { user_role_id: (await s.api('POST', '/api/roles/users', { name: `demoted ${id}` })).body.data.id });
+    expect(await superAdmins()).toEqual([a, b]);
+    let answered = false;
+    let refused: Promise<{ status: number; body: { message: string } }> | null = null;
+    // Another writer disables A and has not committed yet: it holds A's row only.
+    await s.testDb.db.tx(async (q) => {
+      await q.sql(`UPDATE users SET status = 'disabled' WHERE id = $1`, [a]);
+      refused = s.api('PUT', `/api/users/${b}`, { status: 'disabled' }).finally(() => {
+        answered = true;
+      });
+      // Until the request waits on A's row (or, had it not locked the Super Admins first, has answered).
+      for (;;) {
+        const [row] = await s.testDb.db.sql<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()`);
+        if (row!.n > 0 || answered) break;
+        await new Promise((r) => setImmediate(r));
+      }
+    });
+    const res = await refused!;
+    expect(res.status).toBe(400);
+    expect(res.body.message).toMatch(/last enabled Super Admin/u);
+    expect(await superAdmins()).toEqual([b]);
   });
 });
