@@ -11,7 +11,6 @@ import type { AccountService, ProfileCaller } from './accounts.js';
 import { ProfileUpdate, User, UserCreate, UserDeleteQuery, UserUpdate, UserWithToken } from './schemas.js';
 
 const tags = ['users'];
-const responses = errorResponses;
 
 /** Who calls a profile route: the principal set by the authentication hook. */
 function caller(req: FastifyRequest): ProfileCaller {
@@ -24,27 +23,27 @@ function caller(req: FastifyRequest): ProfileCaller {
 export function userRoutes(app: App, accounts: AccountService): void {
   app.get('/api/users', {
     config: { permission: 'users:get' },
-    schema: { tags, summary: 'All users and API users (not the MAILROOM_ADMIN_USER account)', response: { 200: Envelope(Type.Array(User)), ...responses } },
+    schema: { tags, summary: 'All users and API users (not the MAILROOM_ADMIN_USER account)', response: { 200: Envelope(Type.Array(User)), ...errorResponses } },
   }, async () => ({ data: await accounts.list() }));
 
   app.get('/api/users/:id', {
     config: { permission: 'users:get' },
-    schema: { tags, summary: 'Get one user', params: IdParams, response: { 200: Envelope(User), ...responses } },
+    schema: { tags, summary: 'Get one user', params: IdParams, response: { 200: Envelope(User), ...errorResponses } },
   }, async (req) => ({ data: await accounts.get(req.params.id) }));
 
   app.post('/api/users', {
     config: { permission: 'users:manage' },
-    schema: { tags, summary: 'Create a user or an API user (an API user\'s token is answered once, in `password`)', body: UserCreate, response: { 200: Envelope(UserWithToken), ...responses } },
+    schema: { tags, summary: 'Create a user or an API user (an API user\'s token is answered once, in `password`)', body: UserCreate, response: { 200: Envelope(UserWithToken), ...errorResponses } },
   }, async (req) => ({ data: await accounts.create(req.body) }));
 
   app.put('/api/users/:id', {
     config: { permission: 'users:manage' },
-    schema: { tags, summary: 'Update a user (`regenerate_token: true` gives an API user a new token, answered once)', params: IdParams, body: UserUpdate, response: { 200: Envelope(UserWithToken), ...responses } },
+    schema: { tags, summary: 'Update a user (`regenerate_token: true` gives an API user a new token, answered once)', params: IdParams, body: UserUpdate, response: { 200: Envelope(UserWithToken), ...errorResponses } },
   }, async (req) => ({ data: await accounts.update(req.params.id, req.body) }));
 
   app.delete('/api/users/:id', {
     config: { permission: 'users:manage' },
-    schema: { tags, summary: 'Delete a user', params: IdParams, response: { 200: TrueEnvelope, ...responses } },
+    schema: { tags, summary: 'Delete a user', params: IdParams, response: { 200: TrueEnvelope, ...errorResponses } },
   }, async (req) => {
     await accounts.delete(req.params.id);
     return { data: true as const };
@@ -52,7 +51,7 @@ export function userRoutes(app: App, accounts: AccountService): void {
 
   app.delete('/api/users', {
     config: { permission: 'users:manage' },
-    schema: { tags, summary: 'Delete several users (?id=1&id=2)', querystring: UserDeleteQuery, response: { 200: TrueEnvelope, ...responses } },
+    schema: { tags, summary: 'Delete several users (?id=1&id=2)', querystring: UserDeleteQuery, response: { 200: TrueEnvelope, ...errorResponses } },
   }, async (req) => {
     await accounts.deleteMany(req.query.id);
     return { data: true as const };
@@ -60,11 +59,11 @@ export function userRoutes(app: App, accounts: AccountService): void {
 
   app.get('/api/profile', {
     config: { permission: 'authenticated' },
-    schema: { tags, summary: 'The signed-in user', response: { 200: Envelope(User), ...responses } },
+    schema: { tags, summary: 'The signed-in user', response: { 200: Envelope(User), ...errorResponses } },
   }, async (req) => ({ data: await accounts.profile(caller(req)) }));
 
   app.put('/api/profile', {
     config: { permission: 'authenticated' },
-    schema: { tags, summary: 'Change the signed-in user\'s name, e-mail and password', body: ProfileUpdate, response: { 200: Envelope(User), ...responses } },
+    schema: { tags, summary: 'Change the signed-in user\'s name, e-mail and password', body: ProfileUpdate, response: { 200: Envelope(User), ...errorResponses } },
   }, async (req) => ({ data: await accounts.updateProfile(caller(req), req.body) }));
 }
