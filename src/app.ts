@@ -35,6 +35,8 @@ import { trackingRoutes } from './modules/tracking/routes.js';
 import { campaignPageRoutes } from './modules/campaign-pages/routes.js';
 import { registerCors } from './http/cors.js';
 import { publicSubscriptionRoutes } from './modules/public-subscription/routes.js';
+import { userRoutes } from './modules/users/routes.js';
+import { roleRoutes } from './modules/roles/routes.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { loginPages } from './modules/auth/login-pages.js';
 import { installUi, sendErrorPage } from './ui/pages.js';
@@ -120,6 +122,8 @@ export async function buildApp(deps: Deps): Promise<App> {
   trackingRoutes(app, deps.tracking);
   campaignPageRoutes(app, deps.campaignPages);
   publicSubscriptionRoutes(app, deps.publicSubscription);
+  userRoutes(app, deps.accounts);
+  roleRoutes(app, deps.roles);
   authRoutes(app, deps.sessions);
   // The admin UI (issue 16): the page kit, its assets, `/` → /admin and the /admin 404 page.
   installUi(app, {

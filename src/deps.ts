@@ -40,6 +40,10 @@ import { archiveSettings } from './modules/campaign-pages/settings.js';
 import type { MessageUrls } from './mail/campaign-message.js';
 import { SubscriptionPageService } from './modules/subscription-pages/service.js';
 import { UserService } from './modules/users/service.js';
+import { AccountRepo } from './modules/users/repo.js';
+import { AccountService } from './modules/users/accounts.js';
+import { RoleRepo } from './modules/roles/repo.js';
+import { RoleService } from './modules/roles/service.js';
 import { SessionService } from './modules/auth/sessions.js';
 import { LoginService } from './modules/auth/login.js';
 import { CampaignStore, pauseCampaignsForDeletedLists } from './workers/campaign-store.js';
@@ -72,6 +76,10 @@ export interface Deps {
   logger: Logger;
   db: Db;
   users: UserService;
+  /** Users, API users and the profile (the users API). */
+  accounts: AccountService;
+  /** User roles and list roles (the roles API). */
+  roles: RoleService;
   /** Admin UI sessions (issue 16). */
   sessions: SessionService;
   /** Password sign-in and first-run setup (issue 16). */
@@ -370,6 +378,8 @@ export async function buildDeps(config: Config, logger: Logger, opts: BuildOptio
     messengerDefs,
     tracking: new TrackingService(db, privacySwitches),
     users,
+    accounts: new AccountService(new AccountRepo(db)),
+    roles: new RoleService(new RoleRepo(db)),
     sessions,
     login,
     lists: new ListService(listRepo, {
