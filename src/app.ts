@@ -34,6 +34,8 @@ import { trackingRoutes } from './modules/tracking/routes.js';
 import { campaignPageRoutes } from './modules/campaign-pages/routes.js';
 import { registerCors } from './http/cors.js';
 import { publicSubscriptionRoutes } from './modules/public-subscription/routes.js';
+import { auditRoutes } from './modules/audit/routes.js';
+import { installAuditHook } from './modules/audit/hook.js';
 
 /** Mailroom's version, from package.json (src/ and dist/ are both one level below the project). */
 export const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -99,6 +101,10 @@ export async function buildApp(deps: Deps): Promise<App> {
   // Before authentication: a preflight carries no credentials and is answered by the CORS hook.
   await registerCors(app, deps.trustedUrls);
   installAuth(app, deps.users);
+  // Records every state-changing request once it is answered (who, what, status); never delays it.
+  installAuditHook(app, deps.audit);
+  // A graceful stop waits for audit writes still in flight.
+  app.addHook('onClose', async () => deps.audit.drain());
   await registerOpenApi(app, VERSION);
 
   healthRoutes(app, deps);
@@ -114,5 +120,6 @@ export async function buildApp(deps: Deps): Promise<App> {
   trackingRoutes(app, deps.tracking);
   campaignPageRoutes(app, deps.campaignPages);
   publicSubscriptionRoutes(app, deps.publicSubscription);
+  auditRoutes(app, deps.audit);
   return app;
 }
