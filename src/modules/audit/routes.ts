@@ -1,7 +1,7 @@
 /**
  * Route table of the audit log API (issue 16 "Identity" item 5; Mailroom's own, listmonk has none).
  * Reading the log needs `users:get`: the log is a record of what users did, and whoever may see the
- * users may see their actions (docs/api-audit.md explains the choice).
+ * users may see their actions (docs/audit.md explains the choice).
  */
 import type { App } from '../../http/types.js';
 import { Envelope, errorResponses, Page } from '../../http/schemas.js';

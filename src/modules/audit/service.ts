@@ -8,7 +8,7 @@
  * server log keeps it) or when the process dies between sending the answer and the INSERT (a window of
  * one round trip; a graceful stop waits for writes in flight, see {@link AuditService.drain}). Writing
  * inside each change's own transaction would close that window, at the cost of threading the audit
- * into every service and failing changes whenever the log cannot be written; docs/api-audit.md says why
+ * into every service and failing changes whenever the log cannot be written; docs/audit.md says why
  * we chose the other way.
  */
 import type { Logger } from 'pino';
