@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyReply } from 'fastify';
+import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -34,6 +35,7 @@ import { trackingRoutes } from './modules/tracking/routes.js';
 import { campaignPageRoutes } from './modules/campaign-pages/routes.js';
 import { registerCors } from './http/cors.js';
 import { publicSubscriptionRoutes } from './modules/public-subscription/routes.js';
+import { authRoutes } from './modules/auth/routes.js';
 import { auditRoutes } from './modules/audit/routes.js';
 import { installAuditHook } from './modules/audit/hook.js';
 
@@ -100,7 +102,8 @@ export async function buildApp(deps: Deps): Promise<App> {
   await app.register(multipart, { limits: { fileSize: DEFAULT_BODY_LIMIT, files: 1, fields: 100 } });
   // Before authentication: a preflight carries no credentials and is answered by the CORS hook.
   await registerCors(app, deps.trustedUrls);
-  installAuth(app, deps.users);
+  await app.register(cookie);
+  installAuth(app, deps.users, deps.sessions);
   // Records every state-changing request once it is answered (who, what, status); never delays it.
   installAuditHook(app, deps.audit);
   // A graceful stop waits for audit writes still in flight.
@@ -120,6 +123,7 @@ export async function buildApp(deps: Deps): Promise<App> {
   trackingRoutes(app, deps.tracking);
   campaignPageRoutes(app, deps.campaignPages);
   publicSubscriptionRoutes(app, deps.publicSubscription);
+  authRoutes(app, deps.sessions);
   auditRoutes(app, deps.audit);
   return app;
 }

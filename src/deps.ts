@@ -40,6 +40,7 @@ import { archiveSettings } from './modules/campaign-pages/settings.js';
 import type { MessageUrls } from './mail/campaign-message.js';
 import { SubscriptionPageService } from './modules/subscription-pages/service.js';
 import { UserService } from './modules/users/service.js';
+import { SessionService } from './modules/auth/sessions.js';
 import { CampaignStore, pauseCampaignsForDeletedLists } from './workers/campaign-store.js';
 import { CampaignRunner, DEFAULT_RUNNER_OPTIONS, type MessageSettings, type RunnerOptions } from './workers/campaign-runner.js';
 import { engineSettings, type RateLimits } from './workers/engine-settings.js';
@@ -73,6 +74,8 @@ export interface Deps {
   logger: Logger;
   db: Db;
   users: UserService;
+  /** Admin UI sessions (issue 16). */
+  sessions: SessionService;
   lists: ListService;
   subscribers: SubscriberApi;
   publicSubscription: PublicSubscriptionApi;
@@ -219,6 +222,7 @@ export async function buildDeps(config: Config, logger: Logger, opts: BuildOptio
   });
 
   const users = new UserService(db);
+  const sessions = new SessionService(db);
   const templates = new TemplateService(db, templateRepo, {
     rootUrl: () => settings.get(core.rootUrl),
     optinTemplateId: () => settings.get(core.optinTemplateId),
@@ -375,6 +379,7 @@ export async function buildDeps(config: Config, logger: Logger, opts: BuildOptio
     tracking: new TrackingService(db, privacySwitches),
     audit,
     users,
+    sessions,
     lists: new ListService(listRepo, {
       pauseCampaigns: pauseCampaignsForDeletedLists,
       onPaused: (paused) => {
