@@ -3,6 +3,7 @@
  * which resource, the status and the client address; `GET /api/audit` searches them; old entries are
  * trimmed after `audit.retention_days`. Runs on PGlite and, with DATABASE_URL, on PostgreSQL.
  */
+import { randomBytes } from 'node:crypto';
 import Fastify from 'fastify';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +11,7 @@ import type { Principal } from '../../src/http/access.js';
 import { installAuditHook } from '../../src/modules/audit/hook.js';
 import { AuditRepo } from '../../src/modules/audit/repo.js';
 import { AuditService } from '../../src/modules/audit/service.js';
+import { hashToken } from '../../src/modules/users/service.js';
 import { buildTestApp, TEST_USER, type TestApp } from '../helpers/app.js';
 
 let t: TestApp;
@@ -30,6 +32,20 @@ async function entries(query = ''): Promise<Entry[]> {
 /** The newest entry. */
 async function last(): Promise<Entry> {
   return (await entries())[0] as Entry;
+}
+
+let seq = 0;
+/** An API user whose role holds `permissions`; returns its id, name and `token` Authorization header. */
+async function apiUser(permissions: string[]) {
+  seq += 1;
+  const token = randomBytes(24).toString('hex');
+  const [role] = await t.deps.db.sql<{ id: number }>(`INSERT INTO roles (type, name, permissions) VALUES ('user', $1, $2) RETURNING id`, [`audit role ${seq}`, permissions]);
+  const username = `audit-${seq}`;
+  const [user] = await t.deps.db.sql<{ id: number }>(
+    `INSERT INTO users (username, password_hash, type, user_role_id, status, email) VALUES ($1, $2, 'api', $3, 'enabled', $4) RETURNING id`,
+    [username, hashToken(token), role!.id, `${username}@api`],
+  );
+  return { id: user!.id, username, header: `token ${username}:${token}` };
 }
 
 /** What an entry says, without its id, time, user and address. */
@@ -70,9 +86,10 @@ describe('recording', () => {
       'settings.update', 'lists.delete', 'subscribers.delete', 'campaigns.delete', 'campaigns.update_status', 'campaigns.update', 'campaigns.create',
       'subscribers.update', 'subscribers.create', 'lists.update', 'lists.create',
     ]);
+    const [admin] = await t.deps.db.sql<{ id: number }>('SELECT id FROM users WHERE username = $1', [TEST_USER]);
     for (const e of all) {
-      // Who: the signed-in principal once authentication sets one (issue 16), `unknown` before.
-      expect(e.username).toBe(e.user_id === null ? 'unknown' : TEST_USER);
+      // Who: the legacy MAILROOM_ADMIN_USER, a Super Admin principal.
+      expect([e.user_id, e.username]).toEqual([admin!.id, TEST_USER]);
       expect(e.ip).toBe('127.0.0.1');
       expect(Date.now() - Date.parse(e.created_at)).toBeLessThan(10 * 60_000);
     }
@@ -93,6 +110,22 @@ describe('recording', () => {
     expect((await t.app.inject({ method: 'POST', url: '/api/lists', payload: { name: 'no credentials' } })).statusCode).toBe(401);
     await t.app.inject({ method: 'POST', url: '/api/public/subscription', payload: { email: 'public@example.com', list_uuids: [] } });
     expect((await entries()).length).toBe(before);
+  });
+
+  it("records a limited user's refused attempt (403) under its own name, and needs users:get to read", async () => {
+    const u = await apiUser(['lists:get_all']);
+    const denied = await t.app.inject({ method: 'PUT', url: '/api/settings', headers: { authorization: u.header }, payload: { 'app.concurrency': 3 } });
+    expect(denied.statusCode).toBe(403);
+    expect(what(await last())).toEqual(['settings.update', 'settings', null, 'PUT', '/api/settings', 403]);
+    expect([(await last()).user_id, (await last()).username]).toEqual([u.id, u.username]);
+
+    const read = (authorization: string) => t.app.inject({ method: 'GET', url: '/api/audit', headers: { authorization } });
+    expect((await read(u.header)).statusCode).toBe(403);
+    expect((await read(u.header)).json().message).toBe('permission denied: users:get');
+    const reader = await apiUser(['users:get']);
+    const res = await read(reader.header);
+    expect(res.statusCode).toBe(200);
+    expect(res.json().data.results[0].username).toBe(u.username);
   });
 
   it('records the user and address of the principal the authentication set', async () => {
@@ -125,6 +158,9 @@ describe('recording', () => {
     const logger = pino({ level: 'error' }, { write: (line: string) => void lines.push(JSON.parse(line)) });
     const audit = new AuditService(new AuditRepo(t.deps.db), { retentionDays: () => 90, logger });
     const app = Fastify();
+    app.addHook('onRequest', async (req) => {
+      req.principal = { userId: 42, username: 'editor' } as Principal;
+    });
     installAuditHook(app, audit);
     app.put('/api/things/:id', async () => ({ data: true }));
     await t.deps.db.sql('ALTER TABLE audit_log RENAME TO audit_log_away');
@@ -155,10 +191,16 @@ describe('GET /api/audit', () => {
     const one = await entries(`&resource_type=lists&resource_id=${ids[0]}`);
     expect(one.map((e) => e.action)).toEqual(['lists.create']);
     expect(await entries('&resource_type=campaigns&action=campaigns.create')).toHaveLength(1);
-    const who = (await last()).username;
     const editor = await entries('&username=editor');
     expect(editor.map((e) => e.action)).toEqual(['things.delete', 'things.create']);
-    expect((await entries(`&username=${who}`)).length + editor.length).toBe((await entries()).length);
+    const everyone = await entries();
+    let counted = 0;
+    for (const name of new Set(everyone.map((e) => e.username))) {
+      const theirs = await entries(`&username=${name}`);
+      expect(theirs.every((e) => e.username === name)).toBe(true);
+      counted += theirs.length;
+    }
+    expect(counted).toBe(everyone.length);
     expect((await entries('&user_id=42')).map((e) => e.id)).toEqual(editor.map((e) => e.id));
     expect(await entries('&username=nobody')).toEqual([]);
     expect(await entries('&user_id=2147483647')).toEqual([]);

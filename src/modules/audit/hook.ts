@@ -9,9 +9,6 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { auditAction } from './actions.js';
 import type { AuditService } from './service.js';
 
-/** The user name recorded when a request has no principal (before authentication sets one). */
-export const UNKNOWN_USER = 'unknown';
-
 /** A value usable as a resource id: a non-empty string or a finite number, as text; else null. */
 function idText(value: unknown): string | null {
   if (typeof value === 'number' && Number.isFinite(value)) return String(value);
@@ -35,10 +32,11 @@ function audited(request: FastifyRequest): boolean {
 
 /**
  * Adds the audit hooks to `app`. A create (an audited route without `:id`) takes its resource id from
- * the answer's `data.id`, read before serialisation. Requests refused by authentication (401, or 429
- * from the login throttle) are not recorded: nobody was identified and nothing changed, and recording
- * them would let anyone fill the log without credentials. Everything else is, failures included (a 400
- * or 403 is who tried what).
+ * the answer's `data.id`, read before serialisation. Only requests with a principal (set by the
+ * authentication hook, src/http/auth.ts) are recorded: one refused by authentication (401, or 429 from
+ * the login throttle) identified nobody and changed nothing, and recording it would let anyone fill the
+ * log without credentials. Everything authenticated is, failures included (a 400 or a 403 is who tried
+ * what).
  */
 export function installAuditHook(app: FastifyInstance, audit: AuditService): void {
   const createdIds = new WeakMap<FastifyRequest, string>();
@@ -53,14 +51,14 @@ export function installAuditHook(app: FastifyInstance, audit: AuditService): voi
     if (!audited(request)) return;
     const status = reply.statusCode;
     const principal = request.principal;
-    // TODO(auth): once src/http/auth.ts sets request.principal on every authenticated request, skip
-    // every request without one; until then only the authentication failures are told apart by status.
-    if (principal === undefined && (status === 401 || status === 429)) return;
+    // No principal: authentication refused the request (401, 429 from the throttle, a redirect to
+    // the login page); nobody was identified and nothing changed.
+    if (principal === undefined) return;
     const url = request.routeOptions.url as string;
     const action = auditAction(request.method, url)!;
     audit.record({
-      userId: principal?.userId ?? null,
-      username: principal?.username ?? UNKNOWN_USER,
+      userId: principal.userId,
+      username: principal.username,
       action: action.action,
       resourceType: action.resourceType,
       resourceId: paramId(request) ?? createdIds.get(request) ?? null,

@@ -8,9 +8,9 @@ import { Id, PageQuery, Timestamp } from '../../http/schemas.js';
 export const AuditEntry = Type.Object({
   id: Type.Integer(),
   created_at: Timestamp,
-  /** The user's id; null when the request carried no signed-in principal. */
+  /** The user's id (kept after the user is deleted); null only in rows written by other means. */
   user_id: Type.Union([Type.Integer(), Type.Null()]),
-  /** The user name at the time (kept after the user is renamed or deleted); `unknown` without a principal. */
+  /** The user name at the time (kept after the user is renamed or deleted). */
   username: Type.String(),
   action: Type.String(),
   resource_type: Type.String(),
