@@ -41,6 +41,8 @@ import { authRoutes } from './modules/auth/routes.js';
 import { loginPages } from './modules/auth/login-pages.js';
 import { installUi, sendErrorPage } from './ui/pages.js';
 import { uiRoutes } from './ui/routes.js';
+import { auditRoutes } from './modules/audit/routes.js';
+import { installAuditHook } from './modules/audit/hook.js';
 
 /** Mailroom's version, from package.json (src/ and dist/ are both one level below the project). */
 export const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -107,6 +109,11 @@ export async function buildApp(deps: Deps): Promise<App> {
   await registerCors(app, deps.trustedUrls);
   await app.register(cookie);
   installAuth(app, deps.users, deps.sessions, { pageDenied: (request, reply, status, message) => sendErrorPage(app, request, reply, status, message) });
+  // Records every state-changing request once it is answered (who, what, status); never delays it.
+  installAuditHook(app, deps.audit);
+  // A graceful stop waits for audit writes still in flight.
+  app.addHook('onClose', async () => deps.audit.drain());
+>>>>>>> h/audit
   await registerOpenApi(app, VERSION);
 
   healthRoutes(app, deps);
@@ -132,5 +139,6 @@ export async function buildApp(deps: Deps): Promise<App> {
   });
   uiRoutes(app);
   loginPages(app, { login: deps.login, sessions: deps.sessions, secureCookies: deps.config.rootUrl.startsWith('https:') });
+  auditRoutes(app, deps.audit);
   return app;
 }

@@ -69,6 +69,9 @@ import { ImportService } from './modules/import/service.js';
 import { DEFAULT_IMPORTER_OPTIONS, Importer, type ImporterOptions } from './workers/importer.js';
 import { AdminNotifier } from './modules/notifications/admin-notifier.js';
 import { domainRules } from './modules/subscribers/domains.js';
+import { auditSettings } from './modules/audit/settings.js';
+import { AuditRepo } from './modules/audit/repo.js';
+import { AuditService } from './modules/audit/service.js';
 
 /** Everything the HTTP app and the workers use. */
 export interface Deps {
@@ -114,6 +117,8 @@ export interface Deps {
   privacy: ReturnType<typeof privacySettings>;
   messengerDefs: ReturnType<typeof messengerSettings>;
   tracking: TrackingService;
+  /** The audit log: records state-changing requests, answers searches, trims old entries. */
+  audit: AuditService;
   /** The delivery engine; null in API-only instances. */
   runner: CampaignRunner | null;
   /** Closes workers, messengers and the database. */
@@ -193,10 +198,11 @@ export async function buildDeps(config: Config, logger: Logger, opts: BuildOptio
   const privacy = privacySettings();
   const messengerDefs = messengerSettings();
   const corsDefs = corsSettings();
+  const auditDefs = auditSettings();
   const settingDefs = [
     ...Object.values(core), ...Object.values(archive), ...Object.values(mediaDefs), ...Object.values(txDefs), ...Object.values(importDefs),
     ...Object.values(subscriberDefs), ...Object.values(publicDefs), ...Object.values(engine), ...Object.values(privacy), ...Object.values(messengerDefs),
-    ...Object.values(corsDefs),
+    ...Object.values(corsDefs), ...Object.values(auditDefs),
   ];
   const settings = new SettingsService(db, settingDefs, logger.child({ component: 'settings' }));
   await settings.init();
@@ -363,6 +369,12 @@ export async function buildDeps(config: Config, logger: Logger, opts: BuildOptio
     ...opts.importer,
   }, logger.child({ component: 'importer' }));
   await importer.recover();
+  // Every instance trims; the trim is batched and skips rows another instance is deleting.
+  const audit = new AuditService(new AuditRepo(db), {
+    retentionDays: () => settings.get(auditDefs.retentionDays),
+    logger: logger.child({ component: 'audit' }),
+  });
+  audit.start();
   const imports = new ImportService({ repo: importRepo, importer, settings, defs: importDefs, owner: config.instanceId, domains });
 
   return {
@@ -377,6 +389,7 @@ export async function buildDeps(config: Config, logger: Logger, opts: BuildOptio
     privacy,
     messengerDefs,
     tracking: new TrackingService(db, privacySwitches),
+    audit,
     users,
     accounts: new AccountService(new AccountRepo(db)),
     roles: new RoleService(new RoleRepo(db)),
@@ -414,6 +427,7 @@ export async function buildDeps(config: Config, logger: Logger, opts: BuildOptio
       await notifier.drain();
       await messengers.closeAll();
       media.close();
+      await audit.stop();
       await instanceGuard?.close();
       if (opts.db === undefined) await db.close();
     },
