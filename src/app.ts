@@ -113,7 +113,6 @@ export async function buildApp(deps: Deps): Promise<App> {
   installAuditHook(app, deps.audit);
   // A graceful stop waits for audit writes still in flight.
   app.addHook('onClose', async () => deps.audit.drain());
->>>>>>> h/audit
   await registerOpenApi(app, VERSION);
 
   healthRoutes(app, deps);
