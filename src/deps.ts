@@ -63,6 +63,7 @@ import { ImportService } from './modules/import/service.js';
 import { DEFAULT_IMPORTER_OPTIONS, Importer, type ImporterOptions } from './workers/importer.js';
 import { AdminNotifier } from './modules/notifications/admin-notifier.js';
 import { domainRules } from './modules/subscribers/domains.js';
+import { MaintenanceService } from './modules/maintenance/service.js';
 
 /** Everything the HTTP app and the workers use. */
 export interface Deps {
@@ -89,6 +90,8 @@ export interface Deps {
   /** `security.trusted_urls` as it stands now: the origins allowed CORS (src/http/cors.ts). */
   trustedUrls: () => readonly string[];
   imports: ImportService;
+  /** Settings → Maintenance: batched deletes and the analytics export. */
+  maintenance: MaintenanceService;
   messengers: MessengerRegistry;
   settings: SettingsService;
   metrics: Metrics;
@@ -384,6 +387,7 @@ export async function buildDeps(config: Config, logger: Logger, opts: BuildOptio
     txDefs,
     trustedUrls,
     imports,
+    maintenance: new MaintenanceService(db, () => settings.get(core.batchSize)),
     messengers,
     runner,
     async close() {
