@@ -108,7 +108,7 @@ export async function buildApp(deps: Deps): Promise<App> {
   templateRoutes(app, deps.templates);
   campaignRoutes(app, deps.campaigns, deps.campaignMessages);
   subscriptionPageRoutes(app, deps.subscriptionPages);
-  settingsRoutes(app, deps.settings);
+  settingsRoutes(app, deps.settings, deps.smtpTest);
   mediaRoutes(app, deps.media);
   txRoutes(app, deps.tx, () => deps.settings.get(deps.txDefs.maxAttachmentsSize));
   importRoutes(app, deps.imports);

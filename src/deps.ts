@@ -13,6 +13,7 @@ import { campaignProgressReader, HealthMonitor, MeteredMessenger, Metrics } from
 import { buildSmtpMessengers } from './mail/smtp-messengers.js';
 import { coreSettings } from './modules/settings/core-settings.js';
 import { SettingsService } from './modules/settings/service.js';
+import { SmtpTester } from './modules/settings/smtp-test.js';
 import { ListRepo } from './modules/lists/repo.js';
 import { ListService } from './modules/lists/service.js';
 import { SubscriberRepo } from './modules/subscribers/repo.js';
@@ -94,6 +95,8 @@ export interface Deps {
   maintenance: MaintenanceService;
   messengers: MessengerRegistry;
   settings: SettingsService;
+  /** POST /api/settings/smtp/test. */
+  smtpTest: SmtpTester;
   metrics: Metrics;
   health: HealthMonitor;
   /** The core setting declarations (typed keys for `settings.get`). */
@@ -388,6 +391,12 @@ export async function buildDeps(config: Config, logger: Logger, opts: BuildOptio
     trustedUrls,
     imports,
     maintenance: new MaintenanceService(db, () => settings.get(core.batchSize)),
+    smtpTest: new SmtpTester({
+      stored: () => settings.get(core.smtp),
+      from: () => settings.get(core.fromEmail),
+      lang: () => settings.get(core.lang),
+      log: logger.child({ component: 'smtp-test' }),
+    }),
     messengers,
     runner,
     async close() {
