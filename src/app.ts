@@ -35,6 +35,7 @@ import { campaignPageRoutes } from './modules/campaign-pages/routes.js';
 import { registerCors } from './http/cors.js';
 import { publicSubscriptionRoutes } from './modules/public-subscription/routes.js';
 import { maintenanceRoutes } from './modules/maintenance/routes.js';
+import { logRoutes } from './modules/logs/routes.js';
 
 /** Mailroom's version, from package.json (src/ and dist/ are both one level below the project). */
 export const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -116,5 +117,6 @@ export async function buildApp(deps: Deps): Promise<App> {
   campaignPageRoutes(app, deps.campaignPages);
   publicSubscriptionRoutes(app, deps.publicSubscription);
   maintenanceRoutes(app, deps.maintenance);
+  logRoutes(app, deps.logs);
   return app;
 }

@@ -65,6 +65,8 @@ import { DEFAULT_IMPORTER_OPTIONS, Importer, type ImporterOptions } from './work
 import { AdminNotifier } from './modules/notifications/admin-notifier.js';
 import { domainRules } from './modules/subscribers/domains.js';
 import { MaintenanceService } from './modules/maintenance/service.js';
+import { LogService } from './modules/logs/service.js';
+import type { LogLineWriter } from './modules/logs/writer.js';
 
 /** Everything the HTTP app and the workers use. */
 export interface Deps {
@@ -93,6 +95,8 @@ export interface Deps {
   imports: ImportService;
   /** Settings → Maintenance: batched deletes and the analytics export. */
   maintenance: MaintenanceService;
+  /** GET /api/logs: the recent log lines of every instance. */
+  logs: LogService;
   messengers: MessengerRegistry;
   settings: SettingsService;
   /** POST /api/settings/smtp/test. */
@@ -127,6 +131,11 @@ export interface BuildOptions {
    * (see InstanceGuardOptions.onTaken); main.ts stops the process.
    */
   onInstanceIdTaken?: (err: Error) => void;
+  /**
+   * The logger's database destination (main.ts builds both): attached here once migrations ran, so the
+   * lines go to log_lines as this instance; closed (its queue written) before the database closes.
+   */
+  logLines?: LogLineWriter;
 }
 
 /**
@@ -193,6 +202,13 @@ export async function buildDeps(config: Config, logger: Logger, opts: BuildOptio
   const settings = new SettingsService(db, settingDefs, logger.child({ component: 'settings' }));
   await settings.init();
   const metrics = new Metrics();
+  if (opts.logLines) {
+    opts.logLines.attach(db, config.instanceId, {
+      onTrouble: (err) => logger.warn({ err }, 'log lines cannot be written to the database; they are queued, and past the queue bound dropped and counted (mailroom_log_lines_dropped_total)'),
+      onRecovered: () => logger.info('log lines are written to the database again'),
+    });
+    metrics.logLines(opts.logLines);
+  }
   const health = new HealthMonitor(db, logger.child({ component: 'health' }));
   metrics.campaignProgress(campaignProgressReader(db));
   const metered = (list: Messenger[]) => list.map((m) => new MeteredMessenger(m, metrics, health));
@@ -391,6 +407,7 @@ export async function buildDeps(config: Config, logger: Logger, opts: BuildOptio
     trustedUrls,
     imports,
     maintenance: new MaintenanceService(db, () => settings.get(core.batchSize)),
+    logs: new LogService(db),
     smtpTest: new SmtpTester({
       stored: () => settings.get(core.smtp),
       from: () => settings.get(core.fromEmail),
@@ -407,6 +424,7 @@ export async function buildDeps(config: Config, logger: Logger, opts: BuildOptio
       await notifier.drain();
       await messengers.closeAll();
       media.close();
+      await opts.logLines?.close();
       await instanceGuard?.close();
       if (opts.db === undefined) await db.close();
     },
