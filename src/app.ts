@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyReply } from 'fastify';
+import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -36,6 +37,7 @@ import { registerCors } from './http/cors.js';
 import { publicSubscriptionRoutes } from './modules/public-subscription/routes.js';
 import { maintenanceRoutes } from './modules/maintenance/routes.js';
 import { logRoutes } from './modules/logs/routes.js';
+import { authRoutes } from './modules/auth/routes.js';
 
 /** Mailroom's version, from package.json (src/ and dist/ are both one level below the project). */
 export const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -100,7 +102,8 @@ export async function buildApp(deps: Deps): Promise<App> {
   await app.register(multipart, { limits: { fileSize: DEFAULT_BODY_LIMIT, files: 1, fields: 100 } });
   // Before authentication: a preflight carries no credentials and is answered by the CORS hook.
   await registerCors(app, deps.trustedUrls);
-  installAuth(app, deps.users);
+  await app.register(cookie);
+  installAuth(app, deps.users, deps.sessions);
   await registerOpenApi(app, VERSION);
 
   healthRoutes(app, deps);
@@ -118,5 +121,6 @@ export async function buildApp(deps: Deps): Promise<App> {
   publicSubscriptionRoutes(app, deps.publicSubscription);
   maintenanceRoutes(app, deps.maintenance);
   logRoutes(app, deps.logs);
+  authRoutes(app, deps.sessions);
   return app;
 }

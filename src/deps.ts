@@ -41,6 +41,7 @@ import { archiveSettings } from './modules/campaign-pages/settings.js';
 import type { MessageUrls } from './mail/campaign-message.js';
 import { SubscriptionPageService } from './modules/subscription-pages/service.js';
 import { UserService } from './modules/users/service.js';
+import { SessionService } from './modules/auth/sessions.js';
 import { CampaignStore, pauseCampaignsForDeletedLists } from './workers/campaign-store.js';
 import { CampaignRunner, DEFAULT_RUNNER_OPTIONS, type MessageSettings, type RunnerOptions } from './workers/campaign-runner.js';
 import { engineSettings, type RateLimits } from './workers/engine-settings.js';
@@ -74,6 +75,8 @@ export interface Deps {
   logger: Logger;
   db: Db;
   users: UserService;
+  /** Admin UI sessions (issue 16). */
+  sessions: SessionService;
   lists: ListService;
   subscribers: SubscriberApi;
   publicSubscription: PublicSubscriptionApi;
@@ -235,6 +238,7 @@ export async function buildDeps(config: Config, logger: Logger, opts: BuildOptio
   });
 
   const users = new UserService(db);
+  const sessions = new SessionService(db);
   const templates = new TemplateService(db, templateRepo, {
     rootUrl: () => settings.get(core.rootUrl),
     optinTemplateId: () => settings.get(core.optinTemplateId),
@@ -384,6 +388,7 @@ export async function buildDeps(config: Config, logger: Logger, opts: BuildOptio
     messengerDefs,
     tracking: new TrackingService(db, privacySwitches),
     users,
+    sessions,
     lists: new ListService(listRepo, {
       pauseCampaigns: pauseCampaignsForDeletedLists,
       onPaused: (paused) => {

@@ -103,3 +103,13 @@ export class ConfigError extends Error {
     this.name = 'ConfigError';
   }
 }
+
+/**
+ * 403: authenticated, but the principal lacks the permission (listmonk's `permission denied: <perm>`,
+ * reference §1 "Permission failures"), or a cookie request without its CSRF token.
+ */
+export class ForbiddenError extends AppError {
+  constructor(message = 'permission denied') {
+    super(403, 'FORBIDDEN', message);
+  }
+}

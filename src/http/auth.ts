@@ -1,6 +1,14 @@
 /**
- * Authentication (issue "Foundation" §5, spec part 5, issue 14 finding 1): HTTP Basic credentials, or
- * listmonk's `Authorization: token <user>:<password>` form of the same pair. Whether a request needs
+ * Authentication and authorisation (issue "Foundation" §5, spec part 5, issue 14 finding 1, issue 16):
+ * HTTP Basic credentials or listmonk's `Authorization: token <user>:<token>` (API users and the legacy
+ * MAILROOM_ADMIN_USER), or the admin UI's `session` cookie. With both, the Authorization header wins
+ * (listmonk ignores it when a session cookie is present, a v3→v4 upgrade hack; a script that sends a
+ * header means it). Every authenticated request gets `request.principal`; the route's declared
+ * `config.permission` (src/http/access.ts) is then checked: 403 `permission denied: <perm>` without it.
+ * A route that declares none is allowed to the Super Admin only (fail closed). A request made with the
+ * cookie that changes state must carry the session's CSRF token (`X-CSRF-Token` header or `_csrf` form
+ * field), else 403. An admin page without a signed-in user redirects to `/admin/login?next=…`; the API
+ * answers 401. Whether a request needs
  * them is decided on the route the router matched, never on the URL string: every route needs
  * credentials unless its route-table entry says `config: { public: true }` (public subscription, pages
  * linked from e-mails, `/health`). Matching the raw URL against prefixes let `/%61pi/settings` and
@@ -10,12 +18,18 @@
  */
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { TooManyRequestsError, UnauthorizedError } from '../errors.js';
+import { ForbiddenError, TooManyRequestsError, UnauthorizedError } from '../errors.js';
+import { allows, deniedName, isSuperAdmin, type Principal } from './access.js';
 import { LoginThrottle } from './security.js';
 
-/** Something that can check a user name and password. */
+/** Something that can check API credentials: the principal they belong to, or null when wrong. */
 export interface CredentialVerifier {
-  verify(username: string, password: string): Promise<boolean>;
+  authenticate(username: string, secret: string): Promise<Principal | null>;
+}
+
+/** Something that can find the signed-in user of a session cookie. */
+export interface SessionFinder {
+  find(token: string): Promise<{ principal: Principal; twofaPending: boolean } | null>;
 }
 
 /** Route config flag: this route answers without credentials. */
@@ -27,7 +41,23 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The route answers without credentials (public subscription, pages linked from e-mails). */
     public?: boolean;
+    /** The route serves a session still waiting for its TOTP code (the 2FA form). */
+    twofa?: boolean;
   }
+}
+
+/** Methods that change nothing and need no CSRF token (RFC 9110 §9.2.1 safe methods). */
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** True when the matched route is an admin page (HTML), which redirects to sign-in instead of a 401. */
+export function isAdminPage(request: FastifyRequest): boolean {
+  const url = request.routeOptions.url ?? '';
+  return url === '/admin' || url.startsWith('/admin/');
+}
+
+/** The sign-in URL that returns to the current page afterwards. */
+export function loginRedirect(request: FastifyRequest): string {
+  return `/admin/login?next=${encodeURIComponent(request.url)}`;
 }
 
 /** True for C0 control characters and DEL, which RFC 7617 §2 forbids in a user-id and a password. */
@@ -77,34 +107,78 @@ function tooMany(reply: FastifyReply, waitMs: number): TooManyRequestsError {
 }
 
 /**
- * Adds the authentication hook to `app`. Each check of a password is reserved with the throttle before
- * the hash starts and settled after (issue 14 finding 5), so a client has at most the throttle's limit
- * of checks failed or in flight; malformed credentials count as a failure without a check. Past the
- * limit the client gets 429 with `Retry-After` (issue "Trustworthy" §3).
+ * Adds the authentication and permission hooks to `app`. Each check of an API password is reserved
+ * with the throttle before the hash starts and settled after (issue 14 finding 5), so a client has at
+ * most the throttle's limit of checks failed or in flight; malformed credentials count as a failure
+ * without a check. Past the limit the client gets 429 with `Retry-After` (issue "Trustworthy" §3).
+ * Needs @fastify/cookie registered first.
  */
-export function installAuth(app: FastifyInstance, verifier: CredentialVerifier, throttle = new LoginThrottle()): void {
+export function installAuth(app: FastifyInstance, verifier: CredentialVerifier, sessions: SessionFinder, throttle = new LoginThrottle()): void {
   app.addHook('onRequest', async (request, reply) => {
     if (!needsCredentials(request)) return;
-    const wait = throttle.retryAfter(request.ip);
-    if (wait > 0) throw tooMany(reply, wait);
     const header = request.headers.authorization;
-    if (header === undefined) throw new UnauthorizedError('authentication required: send HTTP Basic credentials');
-    const creds = parseAuthorization(header);
-    if (creds === null) {
-      throttle.fail(request.ip);
-      throw new UnauthorizedError('invalid credentials');
+    const cookie = request.cookies?.session;
+    let principal: Principal | null;
+    if (header === undefined && (cookie === undefined || cookie === '') && isAdminPage(request)) {
+      return reply.redirect(loginRedirect(request), SAFE_METHODS.has(request.method) ? 302 : 303);
     }
-    const attempt = throttle.reserve(request.ip, credentialKey(creds[0], creds[1]));
-    if (attempt === null) throw tooMany(reply, throttle.retryAfter(request.ip));
-    let ok: boolean;
-    try {
-      ok = await verifier.verify(creds[0], creds[1]);
-    } catch (err) {
-      attempt.cancelled();
-      throw err;
+    if (header !== undefined || cookie === undefined || cookie === '') {
+      principal = await apiPrincipal(request, reply, verifier, throttle);
+    } else {
+      const found = await sessions.find(cookie);
+      principal = found !== null && (!found.twofaPending || request.routeOptions.config.twofa === true) ? found.principal : null;
+      if (principal === null) {
+        if (isAdminPage(request)) return reply.redirect(loginRedirect(request), SAFE_METHODS.has(request.method) ? 302 : 303);
+        throw new UnauthorizedError('invalid session: sign in again');
+      }
     }
-    if (ok) return attempt.succeeded();
-    attempt.failed();
-    throw new UnauthorizedError('invalid credentials');
+    request.principal = principal;
+    const access = request.routeOptions.config.permission;
+    if (access === undefined ? !isSuperAdmin(principal) : !allows(principal, access)) {
+      throw new ForbiddenError(`permission denied: ${access === undefined ? 'super admin' : deniedName(access)}`);
+    }
   });
+  // After the body is parsed (form fields), before validation: a cookie request that changes state
+  // carries the session's CSRF token. Multipart bodies are parsed later, so they must send the header.
+  app.addHook('preValidation', async (request) => {
+    const session = request.principal?.session;
+    if (session == null || SAFE_METHODS.has(request.method)) return;
+    const given = request.headers['x-csrf-token'] ?? (request.body as { _csrf?: unknown } | undefined)?._csrf;
+    if (typeof given !== 'string' || !sameString(given, session.csrf)) throw new ForbiddenError('invalid or missing CSRF token: reload the page and try again');
+  });
+}
+
+/** Constant-time string comparison. */
+function sameString(a: string, b: string): boolean {
+  const x = createHash('sha256').update(a).digest();
+  const y = createHash('sha256').update(b).digest();
+  return x.equals(y) && a.length === b.length;
+}
+
+/** The principal of the request's Authorization header; throws 401 or 429 when there is none. */
+async function apiPrincipal(request: FastifyRequest, reply: FastifyReply, verifier: CredentialVerifier, throttle: LoginThrottle): Promise<Principal> {
+  const wait = throttle.retryAfter(request.ip);
+  if (wait > 0) throw tooMany(reply, wait);
+  const header = request.headers.authorization;
+  if (header === undefined) throw new UnauthorizedError('authentication required: send HTTP Basic credentials');
+  const creds = parseAuthorization(header);
+  if (creds === null) {
+    throttle.fail(request.ip);
+    throw new UnauthorizedError('invalid credentials');
+  }
+  const attempt = throttle.reserve(request.ip, credentialKey(creds[0], creds[1]));
+  if (attempt === null) throw tooMany(reply, throttle.retryAfter(request.ip));
+  let principal: Principal | null;
+  try {
+    principal = await verifier.authenticate(creds[0], creds[1]);
+  } catch (err) {
+    attempt.cancelled();
+    throw err;
+  }
+  if (principal !== null) {
+    attempt.succeeded();
+    return principal;
+  }
+  attempt.failed();
+  throw new UnauthorizedError('invalid credentials');
 }

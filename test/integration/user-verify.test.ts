@@ -22,7 +22,7 @@ function counting(db: Db): { db: Db; lookups: () => number } {
   let n = 0;
   const wrapped = Object.create(db) as Db;
   wrapped.run = <R>(query: NamedQuery, params?: Params) => {
-    if (query.text.includes('FROM users WHERE username')) n += 1;
+    if (query.text.includes('WHERE u.username = ')) n += 1;
     return db.run<R>(query, params);
   };
   return { db: wrapped, lookups: () => n };

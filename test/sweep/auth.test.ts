@@ -137,11 +137,11 @@ describe('failed-login throttle', () => {
 
   it('checks at most the limit of 200 concurrent wrong passwords over real HTTP; the rest get 429 with Retry-After', async () => {
     const users = t.deps.users;
-    const original = users.verify.bind(users);
+    const original = users.authenticate.bind(users);
     let verified = 0;
     let running = 0;
     let mostAtOnce = 0;
-    users.verify = async (user: string, password: string) => {
+    users.authenticate = async (user: string, password: string) => {
       verified += 1;
       running += 1;
       mostAtOnce = Math.max(mostAtOnce, running);
@@ -165,7 +165,7 @@ describe('failed-login throttle', () => {
       const after = await rawRequest(port, 'GET', '/api/subscribers', { authorization: AUTH });
       expect(after.status).toBe(429);
     } finally {
-      users.verify = original;
+      users.authenticate = original;
     }
   });
 

@@ -1,7 +1,3 @@
--- name: user-get-by-username
--- The enabled user with this username, for authentication.
-SELECT id, username, password_hash FROM users WHERE username = :username AND status = 'enabled';
-
 -- name: user-upsert-password
 -- Creates the API user or replaces its password (MAILROOM_ADMIN_PASSWORD at start-up).
 INSERT INTO users (username, password_hash, type, user_role_id, legacy, name, email)

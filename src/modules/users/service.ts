@@ -6,9 +6,10 @@
 import { createHash, randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 import type { Db } from '../../db/db.js';
 import { loadQueries } from '../../db/queries.js';
+import type { Principal } from '../../http/access.js';
+import { principalRowByUsername, toPrincipal } from './principal.js';
 
 const Q = loadQueries(new URL('./queries.sql', import.meta.url), [
-  'user-get-by-username',
   'user-upsert-password',
   'user-insert-if-absent',
 ]);
@@ -54,18 +55,24 @@ export function generatePassword(): string {
   return out;
 }
 
-/** Verifies API credentials; remembers successes for a minute (never failures). */
+/**
+ * Authenticates API credentials (listmonk reference §3.1): an API user's token (`sha256$<hex>` stored,
+ * compared in constant time), or the legacy MAILROOM_ADMIN_USER password (scrypt; the Super Admin, as
+ * listmonk keeps its TOML admin). A login user's password is not accepted on the API, as in listmonk.
+ * The legacy admin's successful checks are remembered for a minute (its principal cannot change while
+ * the process runs: the environment manages it); everything else is read from the database every time.
+ */
 export class UserService {
-  private readonly verified = new Map<string, number>();
+  private readonly verified = new Map<string, { until: number; principal: Principal }>();
   // A hash to burn the same scrypt time on for unknown users, so timing does not reveal user names.
   private dummyHash: Promise<string> | null = null;
 
   constructor(private readonly db: Db) {}
 
   /**
-   * Creates or updates the API user at start-up. With a password, stores it; without one, creates the
-   * user with a generated password on first start and returns that password (to be printed once);
-   * returns null when nothing was generated.
+   * Creates or updates the legacy API user at start-up. With a password, stores it; without one,
+   * creates the user with a generated password on first start and returns that password (to be printed
+   * once); returns null when nothing was generated.
    */
   async ensureAdmin(username: string, password: string | null): Promise<string | null> {
     if (password !== null) {
@@ -78,49 +85,77 @@ export class UserService {
   }
 
   /** Checks in flight, by cache key: concurrent requests with the same credentials share one hash. */
-  private readonly pending = new Map<string, Promise<boolean>>();
+  private readonly pending = new Map<string, Promise<Principal | null>>();
 
-  /**
-   * True when `username`/`password` belong to an enabled user. A successful check is cached for
-   * CACHE_MS and refreshed in the background during its last 10 s, and concurrent checks of the same
-   * credentials share one scrypt hash: otherwise every connection of a busy client would hash at once
-   * when the entry expires (100 connections × ~100 ms of CPU queued on libuv's 4 threads: timeouts).
-   */
-  async verify(username: string, password: string): Promise<boolean> {
-    const key = createHash('sha256').update(`${username}\u0000${password}`).digest('base64');
-    const until = this.verified.get(key);
-    const now = Date.now();
-    if (until !== undefined && until > now) {
-      // Refresh ahead in the background, once, so a steady stream of requests never sees the entry expire.
-      if (until - now < 10_000 && !this.pending.has(key)) void this.checkOnce(key, username, password).catch(() => undefined);
-      return true;
-    }
-    return this.checkOnce(key, username, password);
+  /** True when `username`/`secret` authenticate (see {@link authenticate}). */
+  async verify(username: string, secret: string): Promise<boolean> {
+    return (await this.authenticate(username, secret)) !== null;
   }
 
-  /** One scrypt per key at a time: concurrent callers share the check in flight. */
-  private checkOnce(key: string, username: string, password: string): Promise<boolean> {
+  /**
+   * The principal for API credentials, or null when they are wrong. A successful legacy check is cached
+   * for CACHE_MS and refreshed in the background during its last 10 s, and concurrent checks of the
+   * same credentials share one scrypt hash: otherwise every connection of a busy client would hash at
+   * once when the entry expires (100 connections × ~100 ms of CPU queued on libuv's 4 threads).
+   */
+  async authenticate(username: string, secret: string): Promise<Principal | null> {
+    const key = createHash('sha256').update(`${username}\u0000${secret}`).digest('base64');
+    const hit = this.verified.get(key);
+    const now = Date.now();
+    if (hit !== undefined && hit.until > now) {
+      if (hit.until - now < 10_000 && !this.pending.has(key)) void this.checkOnce(key, username, secret).catch(() => undefined);
+      return hit.principal;
+    }
+    return this.checkOnce(key, username, secret);
+  }
+
+  /** Forgets cached legacy checks (after the legacy user changes). */
+  forget(): void {
+    this.verified.clear();
+  }
+
+  /** One check per key at a time: concurrent callers share the check in flight. */
+  private checkOnce(key: string, username: string, secret: string): Promise<Principal | null> {
     let p = this.pending.get(key);
     if (p === undefined) {
-      p = this.check(key, username, password).finally(() => this.pending.delete(key));
+      p = this.check(key, username, secret).finally(() => this.pending.delete(key));
       this.pending.set(key, p);
     }
     return p;
   }
 
-  private async check(key: string, username: string, password: string): Promise<boolean> {
-    const [user] = await this.db.run<{ password_hash: string }>(Q['user-get-by-username'], { username });
-    if (user === undefined) {
-      this.dummyHash ??= hashPassword(generatePassword());
-      await verifyPassword(password, await this.dummyHash);
+  private async check(key: string, username: string, secret: string): Promise<Principal | null> {
+    const row = await principalRowByUsername(this.db, username);
+    if (row !== null && row.type === 'api' && row.password_hash?.startsWith('sha256$')) {
       this.verified.delete(key);
-      return false;
+      return tokenMatches(secret, row.password_hash) ? toPrincipal(row, 'token') : null;
     }
-    const ok = await verifyPassword(password, user.password_hash);
-    if (ok) {
-      if (this.verified.size > 1000) this.verified.clear();
-      this.verified.set(key, Date.now() + CACHE_MS);
-    } else this.verified.delete(key);
-    return ok;
+    if (row === null || !row.legacy || row.password_hash === null) {
+      this.dummyHash ??= hashPassword(generatePassword());
+      await verifyPassword(secret, await this.dummyHash);
+      this.verified.delete(key);
+      return null;
+    }
+    const ok = await verifyPassword(secret, row.password_hash);
+    if (!ok) {
+      this.verified.delete(key);
+      return null;
+    }
+    const principal = toPrincipal(row, 'legacy');
+    if (this.verified.size > 1000) this.verified.clear();
+    this.verified.set(key, { until: Date.now() + CACHE_MS, principal });
+    return principal;
   }
+}
+
+/** An API token's stored form: `sha256$` and the hex SHA-256 of the token (listmonk reference §3.1). */
+export function hashToken(token: string): string {
+  return `sha256$${createHash('sha256').update(token, 'utf8').digest('hex')}`;
+}
+
+/** True when `token` hashes to `stored` (`sha256$<hex>`), compared in constant time. */
+export function tokenMatches(token: string, stored: string): boolean {
+  const a = Buffer.from(hashToken(token));
+  const b = Buffer.from(stored);
+  return a.length === b.length && timingSafeEqual(a, b);
 }
