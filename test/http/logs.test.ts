@@ -5,6 +5,8 @@
  * only its newest lines; a database that cannot be written keeps the lines queued and counts what the
  * queue bound drops.
  */
+import { randomBytes } from 'node:crypto';
+import { hashToken } from '../../src/modules/users/service.js';
 import { Writable } from 'node:stream';
 import type { Logger } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -143,5 +145,25 @@ describe('jsonbSafe', () => {
     expect(jsonbSafe('"a\\\\u0000b"')).toBe('"a\\\\u0000b"');
     expect(jsonbSafe('"\\ud83d\\ude00"')).toBe('"\\ud83d\\ude00"');
     expect(jsonbSafe('"\\ud800x\\udc00"')).toBe('"\\ufffdx\\ufffd"');
+  });
+});
+
+let seq = 0;
+/** An API user whose role holds `permissions`; answers its Authorization header (`token user:token`). */
+async function apiUser(permissions: string[]): Promise<string> {
+  seq += 1;
+  const token = randomBytes(24).toString('hex');
+  const [role] = await testDb.db.sql<{ id: number }>(`INSERT INTO roles (type, name, permissions) VALUES ('user', $1, $2) RETURNING id`, [`ops role ${seq}`, permissions]);
+  await testDb.db.sql(`INSERT INTO users (username, password_hash, type, user_role_id, status, email) VALUES ($1, $2, 'api', $3, 'enabled', $4)`, [`ops-${seq}`, hashToken(token), role!.id, `ops-${seq}@api`]);
+  return `token ops-${seq}:${token}`;
+}
+
+describe('logs: permissions', () => {
+  it('answer 403 without settings:get, and work with it', async () => {
+    const get = async (authorization: string) => a.app.inject({ method: 'GET', url: '/api/logs', headers: { authorization } });
+    const denied = await get(await apiUser(['settings:maintain', 'campaigns:get']));
+    expect(denied.statusCode).toBe(403);
+    expect(denied.json().message).toBe('permission denied: settings:get');
+    expect((await get(await apiUser(['settings:get']))).statusCode).toBe(200);
   });
 });

@@ -4,6 +4,8 @@
  * than the data (app.batch_size 3), with the maintained totals (subscriber total, list counts) equal
  * to a fresh COUNT afterwards; the views/clicks CSV export; and bad input answered 400 naming the field.
  */
+import { randomBytes } from 'node:crypto';
+import { hashToken } from '../../src/modules/users/service.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 
@@ -156,5 +158,33 @@ describe('maintenance: deletes', () => {
     expect(tot).toMatchObject({ api: 2, n: 2 });
     expect(tot.lists).toEqual(tot.counted);
     expect((await t.api('DELETE', '/api/maintenance/subscribers/orphan')).body).toEqual({ data: { count: 0 } });
+  });
+});
+
+let seq = 0;
+/** An API user whose role holds `permissions`; answers its Authorization header (`token user:token`). */
+async function apiUser(permissions: string[]): Promise<string> {
+  seq += 1;
+  const token = randomBytes(24).toString('hex');
+  const [role] = await t.testDb.db.sql<{ id: number }>(`INSERT INTO roles (type, name, permissions) VALUES ('user', $1, $2) RETURNING id`, [`ops role ${seq}`, permissions]);
+  await t.testDb.db.sql(`INSERT INTO users (username, password_hash, type, user_role_id, status, email) VALUES ($1, $2, 'api', $3, 'enabled', $4)`, [`ops-${seq}`, hashToken(token), role!.id, `ops-${seq}@api`]);
+  return `token ops-${seq}:${token}`;
+}
+
+describe('maintenance: permissions', () => {
+  it('answer 403 without settings:maintain, and work with it', async () => {
+    const reader = await apiUser(['settings:get', 'settings:manage']);
+    const maintainer = await apiUser(['settings:maintain']);
+    const routes: Array<[string, string]> = [
+      ['DELETE', '/api/maintenance/subscribers/orphan'],
+      ['DELETE', '/api/maintenance/subscriptions/unconfirmed?before_date=2000-01-01'],
+      ['DELETE', '/api/maintenance/analytics/all?before_date=2000-01-01'],
+      ['GET', '/api/maintenance/analytics/views/export?since=2000-01-01'],
+    ];
+    for (const [method, url] of routes) {
+      const denied = await t.api(method, url, undefined, { authorization: reader });
+      expect(denied, url).toMatchObject({ status: 403, body: { message: 'permission denied: settings:maintain' } });
+      expect((await t.api(method, url, undefined, { authorization: maintainer })).status, url).toBe(200);
+    }
   });
 });

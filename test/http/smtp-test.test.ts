@@ -5,6 +5,8 @@
  * clear message (the generic one for connection and login failures, as for every send); bad input is
  * a 400 naming the field, never a 500.
  */
+import { randomBytes } from 'node:crypto';
+import { hashToken } from '../../src/modules/users/service.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONNECTION_FAILED } from '../../src/mail/messenger.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
@@ -115,5 +117,24 @@ describe('SMTP test', () => {
     const nulls = await t.api('POST', '/api/settings/smtp/test', { host: '127.0.0.1', port: open.port, tls_type: 'none', password: null, uuid: null, email: 'a@example.com' });
     expect(nulls.status, JSON.stringify(nulls.body)).toBe(200);
     expect(open.messages.length).toBe(before + 1);
+  });
+});
+
+let seq = 0;
+/** An API user whose role holds `permissions`; answers its Authorization header (`token user:token`). */
+async function apiUser(permissions: string[]): Promise<string> {
+  seq += 1;
+  const token = randomBytes(24).toString('hex');
+  const [role] = await t.testDb.db.sql<{ id: number }>(`INSERT INTO roles (type, name, permissions) VALUES ('user', $1, $2) RETURNING id`, [`ops role ${seq}`, permissions]);
+  await t.testDb.db.sql(`INSERT INTO users (username, password_hash, type, user_role_id, status, email) VALUES ($1, $2, 'api', $3, 'enabled', $4)`, [`ops-${seq}`, hashToken(token), role!.id, `ops-${seq}@api`]);
+  return `token ops-${seq}:${token}`;
+}
+
+describe('SMTP test: permissions', () => {
+  it('answers 403 without settings:manage, and works with it', async () => {
+    const body = { ...block(open), email: 'perm@example.com' };
+    const denied = await t.api('POST', '/api/settings/smtp/test', body, { authorization: await apiUser(['settings:get', 'settings:maintain']) });
+    expect(denied).toMatchObject({ status: 403, body: { message: 'permission denied: settings:manage' } });
+    expect((await t.api('POST', '/api/settings/smtp/test', body, { authorization: await apiUser(['settings:manage']) })).status).toBe(200);
   });
 });
