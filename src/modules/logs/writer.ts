@@ -102,9 +102,11 @@ export class LogLineWriter {
     this.kick();
   }
 
-  /** Writes what is queued now (tests, shutdown). Resolves when the queue is empty or writing failed. */
+  /** Writes what is queued now (tests, shutdown). Resolves once that is written, or when writing failed. */
   async flush(): Promise<void> {
-    while (this.target !== null && this.pending.length > 0) {
+    // Bounded by what is queued now: lines logged meanwhile wait for the timer.
+    let rounds = Math.ceil(this.pending.length / this.opts.batchSize) + 1;
+    while (this.target !== null && this.pending.length > 0 && rounds-- > 0) {
       await this.kick();
       if (this.failing) return;
     }

@@ -25,6 +25,11 @@ import { SMTP_SECRET_DESTINATION, SmtpServer } from './core-settings.js';
 
 const { host, port, ...optional } = SmtpServer.properties;
 
+/** Longest wait to connect and be greeted during a test (ms). */
+const TEST_CONNECT_MS = 10_000;
+/** Longest silence of the server during a test (ms). */
+const TEST_SOCKET_MS = 20_000;
+
 /**
  * The body: one SMTP block as GET /api/settings shows it (every field but `host` and `port` may be
  * left out and takes the settings form's default) plus `email`, the recipient of the test.
@@ -65,8 +70,16 @@ export class SmtpTester {
     checkCustomHeaders('email_headers', block.email_headers);
     const from = this.d.from();
     const server = `${block.host}:${block.port}`;
-    // One connection, short waits: listmonk's test pool (1 connection, 2 s idle and wait).
-    const messenger = new SmtpMessenger('smtp-test', { ...smtpOptions(block), maxConnections: 1, maxRetries: 0 });
+    // One connection (listmonk's test pool), and waits capped so a request never hangs on a long
+    // `wait_timeout`/`idle_timeout` meant for the campaign pools.
+    const options = smtpOptions(block);
+    const messenger = new SmtpMessenger('smtp-test', {
+      ...options,
+      maxConnections: 1,
+      maxRetries: 0,
+      connectionTimeoutMs: Math.min(options.connectionTimeoutMs ?? TEST_CONNECT_MS, TEST_CONNECT_MS),
+      socketTimeoutMs: Math.min(options.socketTimeoutMs ?? TEST_SOCKET_MS, TEST_SOCKET_MS),
+    });
     const i18n = I18n.for(this.d.lang());
     try {
       await messenger.push({
