@@ -159,6 +159,12 @@ describe('maintenance: deletes', () => {
     expect(tot.lists).toEqual(tot.counted);
     expect((await t.api('DELETE', '/api/maintenance/subscribers/orphan')).body).toEqual({ data: { count: 0 } });
   });
+
+  it('take an empty body sent as JSON as no fields (listmonk clients send the header on every request)', async () => {
+    expect(await t.api('DELETE', '/api/maintenance/subscribers/blocklisted', '')).toMatchObject({ status: 200, body: { data: { count: 0 } } });
+    expect(await t.api('DELETE', '/api/maintenance/analytics/clicks?before_date=2000-01-01', '')).toMatchObject({ status: 200, body: { data: true } });
+    expect(await t.api('DELETE', '/api/maintenance/subscriptions/unconfirmed', { before_date: '2000-01-01T00:00:00Z' })).toMatchObject({ status: 200, body: { data: { count: 0 } } });
+  });
 });
 
 let seq = 0;
