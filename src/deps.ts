@@ -13,6 +13,7 @@ import { campaignProgressReader, HealthMonitor, MeteredMessenger, Metrics } from
 import { buildSmtpMessengers } from './mail/smtp-messengers.js';
 import { coreSettings } from './modules/settings/core-settings.js';
 import { SettingsService } from './modules/settings/service.js';
+import { SmtpTester } from './modules/settings/smtp-test.js';
 import { ListRepo } from './modules/lists/repo.js';
 import { ListService } from './modules/lists/service.js';
 import { SubscriberRepo } from './modules/subscribers/repo.js';
@@ -40,7 +41,12 @@ import { archiveSettings } from './modules/campaign-pages/settings.js';
 import type { MessageUrls } from './mail/campaign-message.js';
 import { SubscriptionPageService } from './modules/subscription-pages/service.js';
 import { UserService } from './modules/users/service.js';
+import { AccountRepo } from './modules/users/repo.js';
+import { AccountService } from './modules/users/accounts.js';
+import { RoleRepo } from './modules/roles/repo.js';
+import { RoleService } from './modules/roles/service.js';
 import { SessionService } from './modules/auth/sessions.js';
+import { LoginService } from './modules/auth/login.js';
 import { CampaignStore, pauseCampaignsForDeletedLists } from './workers/campaign-store.js';
 import { CampaignRunner, DEFAULT_RUNNER_OPTIONS, type MessageSettings, type RunnerOptions } from './workers/campaign-runner.js';
 import { engineSettings, type RateLimits } from './workers/engine-settings.js';
@@ -66,6 +72,12 @@ import { ImportService } from './modules/import/service.js';
 import { DEFAULT_IMPORTER_OPTIONS, Importer, type ImporterOptions } from './workers/importer.js';
 import { AdminNotifier } from './modules/notifications/admin-notifier.js';
 import { domainRules } from './modules/subscribers/domains.js';
+import { MaintenanceService } from './modules/maintenance/service.js';
+import { LogService } from './modules/logs/service.js';
+import type { LogLineWriter } from './modules/logs/writer.js';
+import { auditSettings } from './modules/audit/settings.js';
+import { AuditRepo } from './modules/audit/repo.js';
+import { AuditService } from './modules/audit/service.js';
 
 /** Everything the HTTP app and the workers use. */
 export interface Deps {
@@ -73,8 +85,14 @@ export interface Deps {
   logger: Logger;
   db: Db;
   users: UserService;
+  /** Users, API users and the profile (the users API). */
+  accounts: AccountService;
+  /** User roles and list roles (the roles API). */
+  roles: RoleService;
   /** Admin UI sessions (issue 16). */
   sessions: SessionService;
+  /** Password sign-in and first-run setup (issue 16). */
+  login: LoginService;
   lists: ListService;
   subscribers: SubscriberApi;
   publicSubscription: PublicSubscriptionApi;
@@ -94,8 +112,14 @@ export interface Deps {
   /** `security.trusted_urls` as it stands now: the origins allowed CORS (src/http/cors.ts). */
   trustedUrls: () => readonly string[];
   imports: ImportService;
+  /** Settings → Maintenance: batched deletes and the analytics export. */
+  maintenance: MaintenanceService;
+  /** GET /api/logs: the recent log lines of every instance. */
+  logs: LogService;
   messengers: MessengerRegistry;
   settings: SettingsService;
+  /** POST /api/settings/smtp/test. */
+  smtpTest: SmtpTester;
   metrics: Metrics;
   health: HealthMonitor;
   /** The core setting declarations (typed keys for `settings.get`). */
@@ -107,6 +131,8 @@ export interface Deps {
   tracking: TrackingService;
   /** The dashboard's counts and charts (API and admin page). */
   dashboard: DashboardService;
+  /** The audit log: records state-changing requests, answers searches, trims old entries. */
+  audit: AuditService;
   /** The delivery engine; null in API-only instances. */
   runner: CampaignRunner | null;
   /** Closes workers, messengers and the database. */
@@ -128,6 +154,11 @@ export interface BuildOptions {
    * (see InstanceGuardOptions.onTaken); main.ts stops the process.
    */
   onInstanceIdTaken?: (err: Error) => void;
+  /**
+   * The logger's database destination (main.ts builds both): attached here once migrations ran, so the
+   * lines go to log_lines as this instance; closed (its queue written) before the database closes.
+   */
+  logLines?: LogLineWriter;
 }
 
 /**
@@ -186,14 +217,22 @@ export async function buildDeps(config: Config, logger: Logger, opts: BuildOptio
   const privacy = privacySettings();
   const messengerDefs = messengerSettings();
   const corsDefs = corsSettings();
+  const auditDefs = auditSettings();
   const settingDefs = [
     ...Object.values(core), ...Object.values(archive), ...Object.values(mediaDefs), ...Object.values(txDefs), ...Object.values(importDefs),
     ...Object.values(subscriberDefs), ...Object.values(publicDefs), ...Object.values(engine), ...Object.values(privacy), ...Object.values(messengerDefs),
-    ...Object.values(corsDefs),
+    ...Object.values(corsDefs), ...Object.values(auditDefs),
   ];
   const settings = new SettingsService(db, settingDefs, logger.child({ component: 'settings' }));
   await settings.init();
   const metrics = new Metrics();
+  if (opts.logLines) {
+    opts.logLines.attach(db, config.instanceId, {
+      onTrouble: (err) => logger.warn({ err }, 'log lines cannot be written to the database; they are queued, and past the queue bound dropped and counted (mailroom_log_lines_dropped_total)'),
+      onRecovered: () => logger.info('log lines are written to the database again'),
+    });
+    metrics.logLines(opts.logLines);
+  }
   const health = new HealthMonitor(db, logger.child({ component: 'health' }));
   metrics.campaignProgress(campaignProgressReader(db));
   const metered = (list: Messenger[]) => list.map((m) => new MeteredMessenger(m, metrics, health));
@@ -221,6 +260,7 @@ export async function buildDeps(config: Config, logger: Logger, opts: BuildOptio
 
   const users = new UserService(db);
   const sessions = new SessionService(db);
+  const login = new LoginService(db, sessions);
   const templates = new TemplateService(db, templateRepo, {
     rootUrl: () => settings.get(core.rootUrl),
     optinTemplateId: () => settings.get(core.optinTemplateId),
@@ -355,6 +395,12 @@ export async function buildDeps(config: Config, logger: Logger, opts: BuildOptio
     ...opts.importer,
   }, logger.child({ component: 'importer' }));
   await importer.recover();
+  // Every instance trims; the trim is batched and skips rows another instance is deleting.
+  const audit = new AuditService(new AuditRepo(db), {
+    retentionDays: () => settings.get(auditDefs.retentionDays),
+    logger: logger.child({ component: 'audit' }),
+  });
+  audit.start();
   const imports = new ImportService({ repo: importRepo, importer, settings, defs: importDefs, owner: config.instanceId, domains });
 
   return {
@@ -370,8 +416,12 @@ export async function buildDeps(config: Config, logger: Logger, opts: BuildOptio
     messengerDefs,
     tracking: new TrackingService(db, privacySwitches),
     dashboard: new DashboardService({ repo: new DashboardRepo(db) }),
+    audit,
     users,
+    accounts: new AccountService(new AccountRepo(db)),
+    roles: new RoleService(new RoleRepo(db)),
     sessions,
+    login,
     lists: new ListService(listRepo, {
       pauseCampaigns: pauseCampaignsForDeletedLists,
       onPaused: (paused) => {
@@ -394,6 +444,14 @@ export async function buildDeps(config: Config, logger: Logger, opts: BuildOptio
     txDefs,
     trustedUrls,
     imports,
+    maintenance: new MaintenanceService(db, () => settings.get(core.batchSize)),
+    logs: new LogService(db),
+    smtpTest: new SmtpTester({
+      stored: () => settings.get(core.smtp),
+      from: () => settings.get(core.fromEmail),
+      lang: () => settings.get(core.lang),
+      log: logger.child({ component: 'smtp-test' }),
+    }),
     messengers,
     runner,
     async close() {
@@ -404,6 +462,8 @@ export async function buildDeps(config: Config, logger: Logger, opts: BuildOptio
       await notifier.drain();
       await messengers.closeAll();
       media.close();
+      await opts.logLines?.close();
+      await audit.stop();
       await instanceGuard?.close();
       if (opts.db === undefined) await db.close();
     },

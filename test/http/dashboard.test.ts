@@ -311,7 +311,7 @@ describe('access', () => {
       const res = await t.app.inject({ method: 'GET', url, headers: { authorization: `token dash-api:${token}` } });
       expect(res.statusCode, url).toBe(200);
     }
-    expect((await t.app.inject({ method: 'GET', url: '/api/lists', headers: { authorization: `token dash-api:${token}` } })).statusCode).toBe(403);
+    expect((await t.app.inject({ method: 'GET', url: '/api/settings', headers: { authorization: `token dash-api:${token}` } })).statusCode).toBe(403);
   });
 });
 
