@@ -13,11 +13,11 @@ const tags = ['lists'];
 export function listRoutes(app: App, lists: ListService): void {
   app.get('/api/lists', {
     schema: { tags, summary: 'Search and page lists', querystring: ListQuery, response: { 200: Envelope(Page(List)), ...errorResponses } },
-  }, async (req) => ({ data: await lists.query(req.query) }));
+  }, async (req) => ({ data: await lists.query(req.query, req.principal) }));
 
   app.get('/api/lists/:id', {
     schema: { tags, summary: 'Get one list', params: IdParams, response: { 200: Envelope(List), ...errorResponses } },
-  }, async (req) => ({ data: await lists.get(req.params.id) }));
+  }, async (req) => ({ data: await lists.get(req.params.id, req.principal) }));
 
   app.post('/api/lists', {
     schema: { tags, summary: 'Create a list', body: ListCreate, response: { 200: Envelope(List), ...errorResponses } },
@@ -26,19 +26,19 @@ export function listRoutes(app: App, lists: ListService): void {
   app.put('/api/lists/:id', {
     preValidation: multipartAsBody(['tags']),
     schema: { tags, summary: 'Update a list (JSON or multipart form)', params: IdParams, body: ListUpdate, response: { 200: Envelope(List), ...errorResponses } },
-  }, async (req) => ({ data: await lists.update(req.params.id, req.body) }));
+  }, async (req) => ({ data: await lists.update(req.params.id, req.body, req.principal) }));
 
   app.delete('/api/lists/:id', {
     schema: { tags, summary: 'Delete a list', params: IdParams, response: { 200: TrueEnvelope, ...errorResponses } },
   }, async (req) => {
-    await lists.delete(req.params.id);
+    await lists.delete(req.params.id, req.principal);
     return { data: true as const };
   });
 
   app.delete('/api/lists', {
     schema: { tags, summary: 'Delete several lists (?id=1&id=2)', querystring: ListDeleteQuery, response: { 200: TrueEnvelope, ...errorResponses } },
   }, async (req) => {
-    await lists.deleteMany(req.query.id);
+    await lists.deleteMany(req.query.id, req.principal);
     return { data: true as const };
   });
 }

@@ -41,6 +41,11 @@ export interface FilterInput {
   subscriptionStatus?: string | undefined;
   /** Only these subscribers (CSV export by id); empty or absent for any. */
   ids?: number[] | undefined;
+  /**
+   * Only subscribers with a membership of one of these lists: those the user may see
+   * (src/http/list-scope.ts `subscriberScope`); null or absent for no bound, empty for none.
+   */
+  scope?: number[] | null | undefined;
 }
 
 /** A validated filter, ready to run. */
@@ -51,7 +56,7 @@ export interface SubscriberFilter {
   queryText: string;
   /** The trimmed `search` to echo. */
   searchText: string;
-  params: { search: string; list_ids: number[]; subscription_status: string; ids: number[] };
+  params: { search: string; list_ids: number[]; subscription_status: string; ids: number[]; scope: number[] | null };
 }
 
 /** Adapts Mailroom's Db to the guard's transaction runner. */
@@ -75,12 +80,20 @@ export class SubscriberFinder {
 
   /**
    * Validates a filter: compiles `query` (QueryRefusedError, a 400 naming `query`, when refused).
-   * `subscription_status` applies only together with lists (reference §4.2).
+   * `subscription_status` applies only together with lists (reference §4.2). With a `scope`, given
+   * list ids are cut down to it (none left: nothing matches, id -1), and without list ids the scope
+   * becomes the `:scope` bound of the statements (reference §4.2, listmonk GetPermittedListIDs).
    */
   async prepare(input: FilterInput): Promise<SubscriberFilter> {
-    const listIds = [...new Set(input.listIds ?? [])];
-    const compiled = await compileSubscriberQuery(input.query ?? '', { listFilter: listIds.length > 0, limits: limitsForStore(this.db.kind) });
+    const given = [...new Set(input.listIds ?? [])];
+    const compiled = await compileSubscriberQuery(input.query ?? '', { listFilter: given.length > 0, limits: limitsForStore(this.db.kind) });
     const searchText = (input.search ?? '').trim();
+    const scope = input.scope ?? null;
+    let listIds = given;
+    if (scope !== null && given.length > 0) {
+      listIds = given.filter((id) => scope.includes(id));
+      if (listIds.length === 0) listIds = [-1];
+    }
     return {
       compiled,
       queryText: compiled?.text ?? '',
@@ -90,6 +103,7 @@ export class SubscriberFinder {
         list_ids: listIds,
         subscription_status: listIds.length > 0 ? (input.subscriptionStatus ?? '') : '',
         ids: [...new Set(input.ids ?? [])],
+        scope: listIds.length > 0 ? null : scope,
       },
     };
   }
@@ -184,7 +198,7 @@ export class SubscriberFinder {
   }
 
   private countStatement(f: SubscriberFilter): { text: string; values: unknown[] } {
-    const simple = f.compiled === null && f.params.search === '' && f.params.ids.length === 0;
+    const simple = f.compiled === null && f.params.search === '' && f.params.ids.length === 0 && f.params.scope === null;
     if (simple && f.params.list_ids.length === 0) return { text: Q['total-all'].text, values: [] };
     if (simple && f.params.list_ids.length === 1) {
       const q = Q['total-one-list'];
