@@ -126,7 +126,7 @@ export class SubscriberBulkService {
       scope: subscriberScope(principal),
     });
     if (filter.compiled === null && filter.searchText === '' && body.all !== true) {
-      throw new FieldError('query', 'is empty; give a query or a search, or "all": true to act on every subscriber' + (filter.params.list_ids.length > 0 ? ' of the given lists' : ''));
+      throw new FieldError('query', 'is empty; give a query or a search, or "all": true to act on every subscriber' + ((body.list_ids ?? []).length > 0 ? ' of the given lists' : ''));
     }
     return this.deps.finder.ids(filter);
   }

@@ -7,12 +7,6 @@
 -- the expression may also use `subscriber_lists` columns. :search is lower-cased and LIKE-escaped.
 -- :ids (CSV export of chosen subscribers) is empty for "any"; :after_id pages by id (0 for "from
 -- the start").
---
--- :scope (issue 16, src/http/list-scope.ts) bounds the shape without a list filter to subscribers with
--- a membership of one of the lists the user may see (null: no bound). It is ANDed with the expression
--- and probes the subscriber_lists primary key (subscriber_id, list_id) or, for a count, semi-joins on
--- subscriber_lists_list_idx (list_id, subscriber_id). The shape with a list filter needs no :scope:
--- its :list_ids are already cut down to the scope (filter.ts).
 
 -- name: filter-page
 SELECT subscribers.id, subscribers.created_at, subscribers.updated_at, subscribers.uuid, subscribers.email,
@@ -21,9 +15,6 @@ FROM subscribers
 WHERE %query%
   AND (:search::text = '' OR subscribers.email LIKE '%' || :search::text || '%' ESCAPE '\'
        OR lower(subscribers.name) LIKE '%' || :search::text || '%' ESCAPE '\')
-  AND (:scope::int[] IS NULL OR EXISTS (
-    SELECT 1 FROM subscriber_lists scope_sl
-    WHERE scope_sl.subscriber_id = subscribers.id AND scope_sl.list_id = ANY(:scope::int[])))
   AND (cardinality(:ids::int[]) = 0 OR subscribers.id = ANY(:ids::int[]))
   AND subscribers.id > :after_id::int
 ORDER BY %order%
@@ -50,10 +41,7 @@ SELECT count(*)::int AS total
 FROM subscribers
 WHERE %query%
   AND (:search::text = '' OR subscribers.email LIKE '%' || :search::text || '%' ESCAPE '\'
-       OR lower(subscribers.name) LIKE '%' || :search::text || '%' ESCAPE '\')
-  AND (:scope::int[] IS NULL OR EXISTS (
-    SELECT 1 FROM subscriber_lists scope_sl
-    WHERE scope_sl.subscriber_id = subscribers.id AND scope_sl.list_id = ANY(:scope::int[])));
+       OR lower(subscribers.name) LIKE '%' || :search::text || '%' ESCAPE '\');
 
 -- name: filter-count-in-lists
 SELECT count(*)::int AS total
@@ -72,9 +60,6 @@ FROM subscribers
 WHERE %query%
   AND (:search::text = '' OR subscribers.email LIKE '%' || :search::text || '%' ESCAPE '\'
        OR lower(subscribers.name) LIKE '%' || :search::text || '%' ESCAPE '\')
-  AND (:scope::int[] IS NULL OR EXISTS (
-    SELECT 1 FROM subscriber_lists scope_sl
-    WHERE scope_sl.subscriber_id = subscribers.id AND scope_sl.list_id = ANY(:scope::int[])))
 ORDER BY subscribers.id;
 
 -- name: filter-ids-in-lists
@@ -98,9 +83,6 @@ WHERE subscribers.id > :lo::int AND subscribers.id <= :hi::int
   AND %query%
   AND (:search::text = '' OR subscribers.email LIKE '%' || :search::text || '%' ESCAPE '\'
        OR lower(subscribers.name) LIKE '%' || :search::text || '%' ESCAPE '\')
-  AND (:scope::int[] IS NULL OR EXISTS (
-    SELECT 1 FROM subscriber_lists scope_sl
-    WHERE scope_sl.subscriber_id = subscribers.id AND scope_sl.list_id = ANY(:scope::int[])))
   AND (cardinality(:ids::int[]) = 0 OR subscribers.id = ANY(:ids::int[]))
 ORDER BY subscribers.id;
 

@@ -56,7 +56,7 @@ export interface SubscriberFilter {
   queryText: string;
   /** The trimmed `search` to echo. */
   searchText: string;
-  params: { search: string; list_ids: number[]; subscription_status: string; ids: number[]; scope: number[] | null };
+  params: { search: string; list_ids: number[]; subscription_status: string; ids: number[] };
 }
 
 /** Adapts Mailroom's Db to the guard's transaction runner. */
@@ -80,9 +80,16 @@ export class SubscriberFinder {
 
   /**
    * Validates a filter: compiles `query` (QueryRefusedError, a 400 naming `query`, when refused).
-   * `subscription_status` applies only together with lists (reference §4.2). With a `scope`, given
-   * list ids are cut down to it (none left: nothing matches, id -1), and without list ids the scope
-   * becomes the `:scope` bound of the statements (reference §4.2, listmonk GetPermittedListIDs).
+   * `subscription_status` applies only together with lists (reference §4.2).
+   *
+   * A `scope` (the lists a user may see, issue 16) becomes the statements' list filter, as listmonk's
+   * GetPermittedListIDs makes it the `list_id` filter: given list ids are cut down to the scope, and
+   * without any the scope itself is the filter; an empty result is id -1 (nothing matches). The
+   * expression is still compiled for the lists the request gave: compiled without a list filter it
+   * names only `subscribers` columns (qualified), so inside the membership EXISTS it means the same
+   * (EXISTS(m: in scope AND P(s)) = EXISTS(m: in scope) AND P(s)). The EXISTS is a semi-join on
+   * subscriber_lists (primary key or subscriber_lists_list_idx), and a scope of one list keeps the
+   * maintained total.
    */
   async prepare(input: FilterInput): Promise<SubscriberFilter> {
     const given = [...new Set(input.listIds ?? [])];
@@ -90,8 +97,8 @@ export class SubscriberFinder {
     const searchText = (input.search ?? '').trim();
     const scope = input.scope ?? null;
     let listIds = given;
-    if (scope !== null && given.length > 0) {
-      listIds = given.filter((id) => scope.includes(id));
+    if (scope !== null) {
+      listIds = given.length > 0 ? given.filter((id) => scope.includes(id)) : [...scope];
       if (listIds.length === 0) listIds = [-1];
     }
     return {
@@ -101,9 +108,8 @@ export class SubscriberFinder {
       params: {
         search: likeTerm(searchText),
         list_ids: listIds,
-        subscription_status: listIds.length > 0 ? (input.subscriptionStatus ?? '') : '',
+        subscription_status: given.length > 0 ? (input.subscriptionStatus ?? '') : '',
         ids: [...new Set(input.ids ?? [])],
-        scope: listIds.length > 0 ? null : scope,
       },
     };
   }
@@ -198,7 +204,7 @@ export class SubscriberFinder {
   }
 
   private countStatement(f: SubscriberFilter): { text: string; values: unknown[] } {
-    const simple = f.compiled === null && f.params.search === '' && f.params.ids.length === 0 && f.params.scope === null;
+    const simple = f.compiled === null && f.params.search === '' && f.params.ids.length === 0;
     if (simple && f.params.list_ids.length === 0) return { text: Q['total-all'].text, values: [] };
     if (simple && f.params.list_ids.length === 1) {
       const q = Q['total-one-list'];
