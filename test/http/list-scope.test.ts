@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashToken } from '../../src/modules/users/service.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
+import { multipart } from '../helpers/multipart.js';
 
 let t: TestApp;
 /** List A (the limited user's), list B (not), list C (read-only for the limited user). */
@@ -54,7 +55,7 @@ beforeAll(async () => {
   for (let i = 0; i < 3; i++) await ok('POST', '/api/subscribers', { email: `b${i}@example.com`, lists: [B], attribs: { city: 'Oslo' } });
   campA = (await ok('POST', '/api/campaigns', { name: 'To A', subject: 'A', lists: [A], body: '<p>a</p>' })).id;
   campB = (await ok('POST', '/api/campaigns', { name: 'To B', subject: 'B', lists: [B], body: '<p>b</p>' })).id;
-  limited = await apiUser('limited', ['subscribers:get', 'subscribers:manage', 'campaigns:get', 'campaigns:manage'], {
+  limited = await apiUser('limited', ['subscribers:get', 'subscribers:manage', 'subscribers:import', 'campaigns:get', 'campaigns:manage', 'campaigns:get_analytics'], {
     [A]: ['list:get', 'list:manage'],
     [C]: ['list:get'],
   });
@@ -176,6 +177,16 @@ describe('subscribers', () => {
     expect(admin.body.data.total).toBe(7);
   });
 
+  it('an import into lists the user does not manage is 403', async () => {
+    const { payload, contentType } = multipart([
+      { name: 'params', value: JSON.stringify({ mode: 'subscribe', lists: [B, C] }) },
+      { name: 'file', filename: 'b.csv', content: 'email\nimported@example.com\n' },
+    ]);
+    const res = await t.app.inject({ method: 'POST', url: '/api/import/subscribers', headers: { ...limited, 'content-type': contentType }, payload });
+    expect(res.statusCode, res.body).toBe(403);
+    expect(res.json().message).toBe('Permission denied: lists');
+  });
+
   it('the CSV export holds only subscribers in scope', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/subscribers/export', headers: limited });
     expect(res.statusCode).toBe(200);
@@ -196,6 +207,13 @@ describe('campaigns', () => {
     expect((await as('GET', `/api/campaigns/${campA}`)).status).toBe(200);
     expect((await as('PUT', `/api/campaigns/${campB}`, { name: 'mine now' })).status).toBe(403);
     expect((await as('DELETE', `/api/campaigns/${campB}`)).status).toBe(403);
+  });
+
+  it('analytics of a campaign of B are 403', async () => {
+    expect((await as('GET', `/api/campaigns/analytics/views?id=${campA}`)).status).toBe(200);
+    const denied = await as('GET', `/api/campaigns/analytics/views?id=${campA}&id=${campB}`);
+    expect(denied.status).toBe(403);
+    expect(denied.body.message).toBe('Permission denied: campaigns:get');
   });
 
   it('creating a campaign keeps only manageable lists; 403 with none', async () => {
