@@ -13,7 +13,7 @@ import { generatePassword, hashPassword, verifyPassword } from '../users/service
 import type { SessionOrigin, SessionService } from './sessions.js';
 import { sleep } from '../../util/sleep.js';
 
-const Q = loadQueries(new URL('./queries.sql', import.meta.url), [
+const Q = loadQueries(new URL('./login.sql', import.meta.url), [
   'login-failure-get',
   'login-failure-add',
   'login-failure-clear',
