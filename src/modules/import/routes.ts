@@ -26,7 +26,7 @@ export function importRoutes(app: App, imports: ImportService): void {
       consumes: ['multipart/form-data'],
       response: { 200: Envelope(ImportStatus), ...errorResponses },
     },
-    config: { upload: true, permission: 'subscribers:import' }, // TEMPORARY (h/scope): permission until h/perms lands
+    config: { upload: true },
   }, async (req) => ({ data: await imports.start(req) }));
 
   app.delete('/api/import/subscribers', {

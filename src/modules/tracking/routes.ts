@@ -58,7 +58,6 @@ export function trackingRoutes(app: App, tracking: TrackingService): void {
   });
 
   app.get('/api/campaigns/analytics/:type', {
-    config: { permission: 'campaigns:get_analytics' }, // TEMPORARY (h/scope): until h/perms lands
     schema: {
       tags,
       summary: 'Views, clicks or bounces per campaign and hour/day, or the top links (listmonk §7.10). `from`/`to`: dates or RFC 3339; default the last 30 days; a date `to` includes that day.',
