@@ -24,7 +24,6 @@ const Rendered = {
 /** Registers the campaigns routes. */
 export function campaignRoutes(app: App, campaigns: CampaignService, messages: CampaignMessages): void {
   app.get('/api/campaigns', {
-    config: { permission: ['campaigns:get_all', 'campaigns:get'] }, // TEMPORARY (h/scope): until h/perms lands
     schema: { tags, summary: 'Search and page campaigns', querystring: CampaignQuery, response: { 200: Envelope(QueryPage(Campaign)), ...errorResponses } },
   }, async (req) => ({ data: await campaigns.query(req.query, req.principal) }));
 
@@ -33,7 +32,6 @@ export function campaignRoutes(app: App, campaigns: CampaignService, messages: C
   }, async (req) => ({ data: await campaigns.runningStats(req.query.campaign_id ?? [], req.principal) }));
 
   app.get('/api/campaigns/:id', {
-    config: { permission: ['campaigns:get_all', 'campaigns:get'] }, // TEMPORARY (h/scope): until h/perms lands
     schema: { tags, summary: 'Get one campaign', params: IdParams, response: { 200: Envelope(Campaign), ...errorResponses } },
   }, async (req) => ({ data: await campaigns.get(req.params.id, req.principal) }));
 
@@ -54,7 +52,6 @@ export function campaignRoutes(app: App, campaigns: CampaignService, messages: C
   });
 
   app.post('/api/campaigns', {
-    config: { permission: ['campaigns:manage_all', 'campaigns:manage'] }, // TEMPORARY (h/scope): until h/perms lands
     schema: { tags, summary: 'Create a campaign (status draft)', body: CampaignCreate, response: { 200: Envelope(Campaign), ...errorResponses } },
   }, async (req) => ({ data: await campaigns.create(req.body, req.principal) }));
 
@@ -67,7 +64,6 @@ export function campaignRoutes(app: App, campaigns: CampaignService, messages: C
   });
 
   app.put('/api/campaigns/:id', {
-    config: { permission: ['campaigns:manage_all', 'campaigns:manage'] }, // TEMPORARY (h/scope): until h/perms lands
     schema: { tags, summary: 'Update a draft, scheduled or paused campaign (omitted fields keep their value)', params: IdParams, body: CampaignUpdate, response: { 200: Envelope(Campaign), ...errorResponses } },
   }, async (req) => ({ data: await campaigns.update(req.params.id, req.body, req.principal) }));
 
@@ -80,7 +76,6 @@ export function campaignRoutes(app: App, campaigns: CampaignService, messages: C
   }, async (req) => ({ data: await campaigns.setArchive(req.params.id, req.body, req.principal) }));
 
   app.delete('/api/campaigns/:id', {
-    config: { permission: ['campaigns:manage_all', 'campaigns:manage'] }, // TEMPORARY (h/scope): until h/perms lands
     schema: { tags, summary: 'Delete a scheduled campaign that has not started (spec part 3)', params: IdParams, response: { 200: TrueEnvelope, ...errorResponses } },
   }, async (req) => {
     await campaigns.remove(req.params.id, req.principal);

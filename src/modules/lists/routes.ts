@@ -12,12 +12,10 @@ const tags = ['lists'];
 /** Registers the lists routes. */
 export function listRoutes(app: App, lists: ListService): void {
   app.get('/api/lists', {
-    config: { permission: 'authenticated' }, // TEMPORARY (h/scope): until h/perms lands
     schema: { tags, summary: 'Search and page lists', querystring: ListQuery, response: { 200: Envelope(Page(List)), ...errorResponses } },
   }, async (req) => ({ data: await lists.query(req.query, req.principal) }));
 
   app.get('/api/lists/:id', {
-    config: { permission: 'authenticated' }, // TEMPORARY (h/scope): until h/perms lands
     schema: { tags, summary: 'Get one list', params: IdParams, response: { 200: Envelope(List), ...errorResponses } },
   }, async (req) => ({ data: await lists.get(req.params.id, req.principal) }));
 
@@ -26,13 +24,11 @@ export function listRoutes(app: App, lists: ListService): void {
   }, async (req) => ({ data: await lists.create(req.body) }));
 
   app.put('/api/lists/:id', {
-    config: { permission: 'authenticated' }, // TEMPORARY (h/scope): until h/perms lands
     preValidation: multipartAsBody(['tags']),
     schema: { tags, summary: 'Update a list (JSON or multipart form)', params: IdParams, body: ListUpdate, response: { 200: Envelope(List), ...errorResponses } },
   }, async (req) => ({ data: await lists.update(req.params.id, req.body, req.principal) }));
 
   app.delete('/api/lists/:id', {
-    config: { permission: 'authenticated' }, // TEMPORARY (h/scope): until h/perms lands
     schema: { tags, summary: 'Delete a list', params: IdParams, response: { 200: TrueEnvelope, ...errorResponses } },
   }, async (req) => {
     await lists.delete(req.params.id, req.principal);
@@ -40,7 +36,6 @@ export function listRoutes(app: App, lists: ListService): void {
   });
 
   app.delete('/api/lists', {
-    config: { permission: 'authenticated' }, // TEMPORARY (h/scope): until h/perms lands
     schema: { tags, summary: 'Delete several lists (?id=1&id=2)', querystring: ListDeleteQuery, response: { 200: TrueEnvelope, ...errorResponses } },
   }, async (req) => {
     await lists.deleteMany(req.query.id, req.principal);

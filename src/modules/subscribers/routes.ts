@@ -28,7 +28,6 @@ export function subscriberRoutes(app: App, api: SubscriberApi): void {
   const { service, bulk, csv } = api;
 
   app.get('/api/subscribers', {
-    config: { permission: ['subscribers:get_all', 'subscribers:get'] }, // TEMPORARY (h/scope): until h/perms lands
     schema: { tags, summary: 'Filter and page subscribers (query, search, list_id, subscription_status)', querystring: SubscriberQuery, response: { 200: Envelope(QueryPage(Subscriber)), ...errorResponses } },
   }, async (req, reply) => {
     await streamPage(reply, (sink) => service.stream(req.query, sink, undefined, req.principal));
@@ -36,7 +35,6 @@ export function subscriberRoutes(app: App, api: SubscriberApi): void {
   });
 
   app.get('/api/subscribers/export', {
-    config: { permission: ['subscribers:get_all', 'subscribers:get'] }, // TEMPORARY (h/scope): until h/perms lands
     schema: { tags, summary: 'Export matching subscribers as CSV', querystring: SubscriberExportQuery, response: { 200: Type.String(), ...errorResponses } },
   }, async (req, reply) => {
     const stream = await csv.open(req.query, req.principal);
@@ -45,7 +43,6 @@ export function subscriberRoutes(app: App, api: SubscriberApi): void {
   });
 
   app.get('/api/subscribers/lists/:id', {
-    config: { permission: ['subscribers:get_all', 'subscribers:get'] }, // TEMPORARY (h/scope): until h/perms lands
     schema: { tags, summary: 'Subscribers of one list (same parameters as GET /api/subscribers)', params: IdParams, querystring: SubscriberQuery, response: { 200: Envelope(QueryPage(Subscriber)), ...errorResponses } },
   }, async (req, reply) => {
     await streamPage(reply, (sink) => service.streamList(req.params.id, req.query, sink, req.principal));
@@ -53,7 +50,6 @@ export function subscriberRoutes(app: App, api: SubscriberApi): void {
   });
 
   app.get('/api/subscribers/:id', {
-    config: { permission: ['subscribers:get_all', 'subscribers:get'] }, // TEMPORARY (h/scope): until h/perms lands
     schema: { tags, summary: 'Get one subscriber with list memberships', params: IdParams, response: { 200: Envelope(Subscriber), ...errorResponses } },
   }, async (req) => ({ data: await service.get(req.params.id, req.principal) }));
 
@@ -65,7 +61,6 @@ export function subscriberRoutes(app: App, api: SubscriberApi): void {
   });
 
   app.post('/api/subscribers', {
-    config: { permission: 'subscribers:manage' }, // TEMPORARY (h/scope): until h/perms lands
     schema: { tags, summary: 'Create a subscriber', body: SubscriberCreate, response: { 200: Envelope(CreatedSubscriber), ...errorResponses } },
   }, async (req) => ({ data: await service.create(req.body, req.principal) }));
 
@@ -74,7 +69,6 @@ export function subscriberRoutes(app: App, api: SubscriberApi): void {
   }, async (req) => (await service.resendOptin(req.params.id, req.principal), ok));
 
   app.put('/api/subscribers/:id', {
-    config: { permission: 'subscribers:manage' }, // TEMPORARY (h/scope): until h/perms lands
     schema: { tags, summary: 'Replace a subscriber (omitted lists and attribs are cleared)', params: IdParams, body: SubscriberUpdate, response: { 200: Envelope(Subscriber), ...errorResponses } },
   }, async (req) => ({ data: await service.update(req.params.id, req.body, req.principal) }));
 
@@ -91,7 +85,6 @@ export function subscriberRoutes(app: App, api: SubscriberApi): void {
   }, async (req) => (await bulk.blocklistMany(req.body.ids, req.principal), ok));
 
   app.put('/api/subscribers/lists', {
-    config: { permission: 'subscribers:manage' }, // TEMPORARY (h/scope): until h/perms lands
     schema: { tags, summary: 'Add, remove or unsubscribe subscribers to/from lists', body: ListsChangeBody, response: { 200: TrueEnvelope, ...errorResponses } },
   }, async (req) => (await bulk.changeLists(req.body.ids, req.body, true, req.principal), ok));
 
@@ -104,7 +97,6 @@ export function subscriberRoutes(app: App, api: SubscriberApi): void {
   }, async (req) => (await bulk.blocklistByQuery(req.body, req.principal), ok));
 
   app.post('/api/subscribers/query/delete', {
-    config: { permission: 'subscribers:manage' }, // TEMPORARY (h/scope): until h/perms lands
     schema: { tags, summary: 'Delete the subscribers matching a filter', body: QueryTargetBody, response: { 200: TrueEnvelope, ...errorResponses } },
   }, async (req) => (await bulk.deleteByQuery(req.body, req.principal), ok));
 
@@ -117,7 +109,6 @@ export function subscriberRoutes(app: App, api: SubscriberApi): void {
   }, async (req) => (await service.delete(req.params.id, req.principal), ok));
 
   app.delete('/api/subscribers', {
-    config: { permission: 'subscribers:manage' }, // TEMPORARY (h/scope): until h/perms lands
     schema: { tags, summary: 'Delete several subscribers (?id=1&id=2)', querystring: SubscriberDeleteQuery, response: { 200: TrueEnvelope, ...errorResponses } },
   }, async (req) => (await service.deleteMany(req.query.id, req.principal), ok));
 }
