@@ -187,6 +187,25 @@ describe('subscribers', () => {
     expect(res.json().message).toBe('Permission denied: lists');
   });
 
+  it('every other route on one subscriber of B is 403, and nothing changes', async () => {
+    const id = sub.onlyB;
+    for (const [method, url, body] of [
+      ['PATCH', `/api/subscribers/${id}`, { name: 'taken' }],
+      ['PUT', `/api/subscribers/${id}/blocklist`, undefined],
+      ['PUT', '/api/subscribers/blocklist', { ids: [sub.onlyA, id] }],
+      ['PUT', `/api/subscribers/lists/${id}`, { ids: [id], action: 'remove', target_list_ids: [A] }],
+      ['POST', `/api/subscribers/${id}/optin`, undefined],
+      ['GET', `/api/subscribers/${id}/export`, undefined],
+      ['DELETE', `/api/subscribers/${id}`, undefined],
+    ] as const) {
+      const res = await as(method, url, body);
+      expect(res.status, `${method} ${url}`).toBe(403);
+    }
+    const after = await ok('GET', `/api/subscribers/${id}`);
+    expect(after).toMatchObject({ name: 'B', status: 'enabled' });
+    expect((await ok('GET', `/api/subscribers/${sub.onlyA}`)).status).toBe('enabled');
+  });
+
   it('the CSV export holds only subscribers in scope', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/subscribers/export', headers: limited });
     expect(res.statusCode).toBe(200);
@@ -207,6 +226,13 @@ describe('campaigns', () => {
     expect((await as('GET', `/api/campaigns/${campA}`)).status).toBe(200);
     expect((await as('PUT', `/api/campaigns/${campB}`, { name: 'mine now' })).status).toBe(403);
     expect((await as('DELETE', `/api/campaigns/${campB}`)).status).toBe(403);
+  });
+
+  it('previews and archive settings of a campaign of B are 403', async () => {
+    expect((await as('GET', `/api/campaigns/${campB}/preview`)).status).toBe(403);
+    expect((await as('POST', `/api/campaigns/${campB}/preview`, {})).status).toBe(403);
+    expect((await as('PUT', `/api/campaigns/${campB}/archive`, { archive: true })).status).toBe(403);
+    expect((await as('GET', `/api/campaigns/${campA}/preview`)).status).toBe(200);
   });
 
   it('analytics of a campaign of B are 403', async () => {
