@@ -115,6 +115,9 @@ describe('every non-public route needs credentials', () => {
         'GET /uploads/thumbs/:filename',
         // load balancers
         'GET /health',
+        // the admin UI's root redirect and its static assets (CSS, JS: no credentials needed)
+        'GET /',
+        'GET /admin/static/:name',
       ].sort(),
     );
   });
