@@ -62,9 +62,12 @@ export interface OpenedPage {
   close(): Promise<void>;
 }
 
-/** Opens `url` in a new context of `size` and `scheme`; waits for the load event. */
-export async function openPage(browser: Browser, url: string, opts: { size?: ViewportName; scheme?: Scheme } = {}): Promise<OpenedPage> {
-  const context = await browser.newContext({ viewport: VIEWPORTS[opts.size ?? 'desktop'], colorScheme: opts.scheme ?? 'light', reducedMotion: 'reduce' });
+/**
+ * Opens `url` in a new context of `size` and `scheme` (`javaScript: false` to check a page works as plain
+ * links and forms); waits for the load event.
+ */
+export async function openPage(browser: Browser, url: string, opts: { size?: ViewportName; scheme?: Scheme; javaScript?: boolean } = {}): Promise<OpenedPage> {
+  const context = await browser.newContext({ viewport: VIEWPORTS[opts.size ?? 'desktop'], colorScheme: opts.scheme ?? 'light', reducedMotion: 'reduce', javaScriptEnabled: opts.javaScript ?? true });
   const page = await context.newPage();
   const cspViolations: string[] = [];
   const errors: string[] = [];
