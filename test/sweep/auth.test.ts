@@ -113,6 +113,9 @@ describe('every non-public route needs credentials', () => {
         'GET /archive/:key',
         'GET /uploads/:filename',
         'GET /uploads/thumbs/:filename',
+        // OIDC sign-in: start and the provider's callback (listmonk's /auth/oidc)
+        'GET /auth/oidc',
+        'POST /auth/oidc',
         // load balancers
         'GET /health',
       ].sort(),
