@@ -35,6 +35,7 @@ import { trackingRoutes } from './modules/tracking/routes.js';
 import { campaignPageRoutes } from './modules/campaign-pages/routes.js';
 import { registerCors } from './http/cors.js';
 import { publicSubscriptionRoutes } from './modules/public-subscription/routes.js';
+import { authRoutes } from './modules/auth/routes.js';
 import { signinRoutes } from './modules/auth/signin-routes.js';
 
 /** Mailroom's version, from package.json (src/ and dist/ are both one level below the project). */
@@ -117,6 +118,7 @@ export async function buildApp(deps: Deps): Promise<App> {
   trackingRoutes(app, deps.tracking);
   campaignPageRoutes(app, deps.campaignPages);
   publicSubscriptionRoutes(app, deps.publicSubscription);
+  authRoutes(app, deps.sessions);
   signinRoutes(app, { twofa: deps.twofa, oidc: deps.oidc, rootUrl: () => deps.settings.get(deps.core.rootUrl) });
   return app;
 }

@@ -162,7 +162,7 @@ export class CampaignMessageBuilder {
       archiveUrl: () => `${rootUrl}/archive`,
       trackView: (root) =>
         this.urls.trackViews
-          ? `<img src="${rootUrl}/campaign/${c.uuid}/${this.urls.individualTracking === false ? ZERO_UUID : subUuid(root)}/px.png" width="1" height="1" alt="" style="display:none;border:0;">`
+          ? `<img src="${rootUrl}/campaign/${c.uuid}/${this.urls.individualTracking === false ? ZERO_UUID : subUuid(root)}/px.png" width="1" height="1" style="display:none;max-height:0;max-width:0;opacity:0" alt="">`
           : '',
       trackLink: (url, root) => (this.urls.trackLink ? this.urls.trackLink(url, subUuid(root)) : url),
     };

@@ -145,4 +145,14 @@ describe('session cookies', () => {
     expect((await inject('GET', '/api/lists', { cookie: s.cookie })).statusCode).toBe(200);
     expect((await inject('GET', '/api/settings', { cookie: s.cookie })).statusCode).toBe(403);
   });
+
+  it('end with POST /api/logout (CSRF token required), after which the cookie is refused', async () => {
+    const s = await signedIn();
+    expect((await inject('POST', '/api/logout', { cookie: s.cookie })).statusCode).toBe(403);
+    const out = await inject('POST', '/api/logout', { cookie: s.cookie, 'x-csrf-token': s.csrf, 'content-type': 'application/json' });
+    expect(out.statusCode).toBe(200);
+    expect(String(out.headers['set-cookie'])).toMatch(/^session=;/u);
+    expect((await inject('GET', '/api/lists', { cookie: s.cookie })).statusCode).toBe(401);
+    expect((await t.deps.db.sql('SELECT 1 FROM sessions WHERE user_id = $1', [s.userId])).length).toBe(0);
+  });
 });

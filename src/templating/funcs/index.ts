@@ -22,10 +22,8 @@ import { SPRIG_TEXT } from './sprig-text.js';
 import { SPRIG_URL } from './sprig-url.js';
 
 /**
- * All built-in functions by name. Later tables win: the newer Sprig files replace some entries of
- * the first subset with Sprig's exact semantics (sprig-text: wrapWith; sprig-data: the JSON
- * encoders; sprig-collections: append, prepend, compact, concat, slice; sprig-math: addf, subf,
- * mulf, divf).
+ * All built-in functions by name. Each name is defined in one table, except `slice`, which Sprig's
+ * table replaces as in listmonk (below).
  */
 export const BUILTIN_FUNCS: Readonly<FuncTable> = Object.freeze({
   ...SPRIG_STRINGS,

@@ -145,20 +145,12 @@ export const SPRIG_LISTS: FuncTable = {
   rest: def((_c, l) => asList(l, 'rest').slice(1), 1),
   initial: def((_c, l) => asList(l, 'initial').slice(0, -1), 1),
   reverse: def((_c, l) => [...asList(l, 'reverse')].reverse(), 1),
-  append: def((_c, l, v) => [...asList(l, 'append'), v], 2),
-  prepend: def((_c, l, v) => [v, ...asList(l, 'prepend')], 2),
-  concat: def((c, ...ls) => {
-    const out = ls.flatMap((l) => asList(l, 'concat'));
-    if (out.length > c.limits.maxSteps) throw new EvalFailure('concat: list too long', true);
-    return out;
-  }, 0, Infinity),
   has: def((_c, needle, l) => asList(l, 'has').some((x) => deepEqual(x, needle)), 2),
   without: def((c, l, ...vs) => {
     const list = asList(l, 'without');
     c.charge(list.length * vs.length);
     return list.filter((x) => !vs.some((v) => deepEqual(x, v)));
   }, 1, Infinity),
-  compact: def((_c, l) => asList(l, 'compact').filter((x) => !isEmpty(x)), 1),
   join: def((c, sep, l) => {
     const out = strslice(l).join(str(sep));
     checkSize(c, out.length, 'join');

@@ -4,7 +4,7 @@
  * Written anew from Sprig's documentation.
  */
 import { EvalFailure } from '../errors.js';
-import { fromGoJson, toGoJson } from '../go-json.js';
+import { fromGoJson } from '../go-json.js';
 import { asTime } from '../go-null.js';
 import { parseTime } from '../go-time-parse.js';
 import { formatTime, parseDuration, zeroTime } from '../go-time.js';
@@ -64,16 +64,6 @@ function b64dec(_c: CallContext, v: unknown): string {
   return Buffer.from(s, 'base64').toString('utf8');
 }
 
-/** Sprig's toJson family: '' when the value cannot be encoded; a spent step budget still fails. */
-function tryJson(v: unknown, escapeHtml: boolean, indent: string): string {
-  try {
-    return toGoJson(v, escapeHtml, indent);
-  } catch (e) {
-    if (e instanceof EvalFailure && e.bound) throw e;
-    return '';
-  }
-}
-
 const reduceInt = (init: number, fn: (a: number, b: number) => number): F =>
   (_c, ...a) => a.reduce<number>((acc, x) => fn(acc, toInt64(x)), init);
 const reduceFloat = (fn: (a: number, b: number) => number): F =>
@@ -89,10 +79,6 @@ export const SPRIG_MORE: FuncTable = {
   mod: def((_c, a, b) => intDiv(a, b, 'mod'), 2),
   max: def((_c, a, ...r) => r.reduce<number>((m, x) => Math.max(m, toInt64(x)), toInt64(a)), 1, Infinity),
   min: def((_c, a, ...r) => r.reduce<number>((m, x) => Math.min(m, toInt64(x)), toInt64(a)), 1, Infinity),
-  addf: def(reduceFloat((a, b) => a + b), 1, Infinity),
-  subf: def(reduceFloat((a, b) => a - b), 1, Infinity),
-  mulf: def(reduceFloat((a, b) => a * b), 1, Infinity),
-  divf: def(reduceFloat((a, b) => a / b), 1, Infinity),
   maxf: def(reduceFloat(Math.max), 1, Infinity),
   minf: def(reduceFloat(Math.min), 1, Infinity),
   round: def(round as F, 2, 3),
@@ -114,9 +100,6 @@ export const SPRIG_MORE: FuncTable = {
   unixEpoch: def((_c, t) => String(Math.floor(requireTime(t, 'unixEpoch').getTime() / 1000)), 1),
   b64enc: def((_c, s) => Buffer.from(str(s), 'utf8').toString('base64'), 1),
   b64dec: def(b64dec as F, 1),
-  toJson: def((_c, v) => tryJson(v, true, ''), 1),
-  toPrettyJson: def((_c, v) => tryJson(v, true, '  '), 1),
-  toRawJson: def((_c, v) => tryJson(v, false, ''), 1),
   fromJson: def((_c, s) => fromGoJson(str(s)), 1),
   mustFromJson: def((_c, s) => fromGoJson(str(s)), 1),
 };

@@ -183,7 +183,6 @@ export const SPRIG_STRINGS: FuncTable = {
   indent: def(indent as F, 2),
   nindent: def((c, n, s) => `\n${indent(c, n, s)}`, 2),
   wrap: def((c, w, s) => wrapWith(c, w, '\n', s, false), 2),
-  wrapWith: def(wrapWith as F, 3),
   plural: def((_c, one, many, n) => (toInt64(n) === 1 ? str(one) : str(many)), 3),
   toString: def((_c, v) => strval(v), 1),
 };

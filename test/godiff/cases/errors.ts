@@ -62,7 +62,7 @@ export const ERRORS: GoCase[] = [
   t('lt-one-arg', '{{ lt 1 }}'),
   t('div-by-zero', '{{ div 1 0 }}'),
   t('mod-by-zero', '{{ mod 1 0 }}'),
-  t('divf-by-zero', '{{ divf 1 0 }}', undefined, { pending: 'sprig' }),
+  t('divf-by-zero', '{{ divf 1 0 }}'),
   t('template-undefined', '{{ template "nope" }}'),
   t('template-undefined-not-reached', '{{ if .z }}{{ template "nope" }}{{ end }}ok', D),
   t('call-on-nil', '{{ call .nil }}', D),

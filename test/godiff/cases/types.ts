@@ -76,4 +76,9 @@ export const DELIBERATE = {
   'altbody-as-text': 'The altbody is rendered as text; listmonk renders it with html/template, HTML-escaping values in a plain-text part.',
   'tracklink-amp': 'TrackLink turns &amp; into & in its URL also when tracking is off; listmonk then returns the URL as written and html/template escapes it to &amp;amp; (a broken link).',
   'nospace-bytes': 'nospace removes whitespace and keeps other characters; Sprig\'s nospace works on bytes and mangles non-ASCII text (é becomes Ã©, a no-break space leaves Â).',
+  'crypto-left-out': 'Sprig\'s password and certificate functions (bcrypt, htpasswd, derivePassword, genPrivateKey, genCA…, buildCustomCert) are not defined: each call costs more CPU than a message\'s step budget, and a password hash or private key has no place in an e-mail (docs/differences-from-listmonk.md).',
+  'go-types': 'typeOf, typeIs, typeIsLike and kindOf report Mailroom\'s value types: one number type (int when integral) and every list []interface {}; Go reports float64 for JSON numbers and []string for toStrings.',
+  'sprig-duration-int': 'duration reads any integer (duration 95 is 1m35s, as Sprig documents); Sprig reads only int64 and strings, so a number written in a template gives 0s.',
+  'null-print': 'A null.Time or null.Int field (.Subscriber.CreatedAt, .Campaign.TemplateID) prints its value; listmonk prints the Go struct ({2023-05-06 … true}, {1 true}).',
+  'lists-value': '.Subscriber.Lists is a list of maps (range, index and .name work on it, and it prints as one); listmonk holds the raw JSON bytes, which print as JSON text.',
 } as const;

@@ -22,7 +22,7 @@ const UNSUB = 'https://l.x.org/subscription/11111111-2222-3333-4444-555555555555
 describe('CampaignMessageBuilder content types', () => {
   it('richtext: the body inside the template, escaped values, a tracking pixel, and a text alternative', () => {
     const m = new CampaignMessageBuilder(campaign({ body: '<p>Hello {{ .Subscriber.Name }}</p>' }), TPL, urls).render(sub);
-    expect(m.html).toBe(`<html><body><main><p>Hello Ann &lt;Lee&gt;</p></main><a href="${UNSUB}">Unsubscribe</a><img src="https://l.x.org/campaign/11111111-2222-3333-4444-555555555555/aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee/px.png" width="1" height="1" alt="" style="display:none;border:0;"></body></html>`);
+    expect(m.html).toBe(`<html><body><main><p>Hello Ann &lt;Lee&gt;</p></main><a href="${UNSUB}">Unsubscribe</a><img src="https://l.x.org/campaign/11111111-2222-3333-4444-555555555555/aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee/px.png" width="1" height="1" style="display:none;max-height:0;max-width:0;opacity:0" alt=""></body></html>`);
     expect(m.text).toBe(`Hello Ann <Lee>\nUnsubscribe [${UNSUB}]`);
     expect(m.subject).toBe('Hi Ann & co');
   });
