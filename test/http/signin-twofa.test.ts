@@ -167,10 +167,10 @@ describe('signing in with a code', () => {
     await later.completeSignIn(first.token, codeAt(secret, Date.now() + 90_000), origin);
 
     const second = await login.signIn(u.username, PASSWORD, origin);
-    await expect(later.completeSignIn(second.token, codeAt(secret, Date.now() + 90_000), origin)).rejects.toThrow(/^totp_code: was used already/);
-    await expect(later.completeSignIn(second.token, codeAt(secret, Date.now() + 60_000), origin)).rejects.toThrow(/^totp_code: was used already/);
+    await expect(later.completeSignIn(second.token, codeAt(secret, Date.now() + 90_000), origin)).rejects.toThrow(/^code: was used already/);
+    await expect(later.completeSignIn(second.token, codeAt(secret, Date.now() + 60_000), origin)).rejects.toThrow(/^code: was used already/);
     // The code the enrolment used (step of now) is older still; and it is outside the window of now + 90 s.
-    await expect(later.completeSignIn(second.token, codeAt(secret), origin)).rejects.toThrow(/^totp_code: /);
+    await expect(later.completeSignIn(second.token, codeAt(secret), origin)).rejects.toThrow(/^code: /);
     // The next step is fine.
     const ok = await laterService(120_000).completeSignIn(second.token, codeAt(secret, Date.now() + 120_000), origin);
     expect((await inject('GET', '/api/lists', { cookie: `session=${ok}` })).statusCode).toBe(200);
@@ -185,7 +185,7 @@ describe('signing in with a code', () => {
     const wrong = String((Number(right) + 1) % 1_000_000).padStart(6, '0');
     for (let i = 0; i < LOGIN_MAX_FAILURES; i++) {
       // A different address each time: the per-user count still adds up.
-      await expect(later.completeSignIn(signed.token, wrong, { ip: `203.0.113.${i + 1}`, userAgent: 'test' })).rejects.toThrow(/^totp_code: is not the current code/);
+      await expect(later.completeSignIn(signed.token, wrong, { ip: `203.0.113.${i + 1}`, userAgent: 'test' })).rejects.toThrow(/^code: is not the current code/);
     }
     await expect(later.completeSignIn(signed.token, right, { ip: '203.0.113.200', userAgent: 'test' })).rejects.toMatchObject({ statusCode: 429 });
   });

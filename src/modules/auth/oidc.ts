@@ -76,11 +76,14 @@ interface Claims {
   picture?: unknown;
 }
 
-/** The local path to return to after sign-in: a path on this site only (listmonk utils.SanitizeURI), default `/admin`. */
+/**
+ * Where to go after sign-in: a local `/admin` path (as the login page's `next`, src/ui/pages.ts
+ * safeNext; listmonk utils.SanitizeURI keeps any local path), else `/admin`. No open redirect.
+ */
 export function safeNext(raw: string | undefined): string {
   const next = (raw ?? '').trim();
-  if (!next.startsWith('/') || next.startsWith('//') || next.startsWith('/\\') || /[\u0000-\u001f\u007f]/u.test(next) || next.length > 2000) return '/admin';
-  return next === '/' ? '/admin' : next;
+  if (!/^\/(?![/\\])/u.test(next) || /[\u0000-\u001f\u007f\\]/u.test(next) || next.length > 2000) return '/admin';
+  return next === '/admin' || next.startsWith('/admin/') || next.startsWith('/admin?') ? next : '/admin';
 }
 
 function digest(state: string): string {
@@ -148,6 +151,9 @@ export class OidcService {
     const nonce = client.randomNonce();
     const verifier = client.randomPKCECodeVerifier();
     const challenge = await client.calculatePKCECodeChallenge(verifier);
+    // Starting needs no credentials: rows of abandoned starts go at once, so the table holds at most
+    // OIDC_LOGIN_TTL_S worth of them however often someone starts (an index on expires_at).
+    await this.purgeExpired();
     await this.db.run(Q['oidc-login-insert'], { id: digest(state), nonce, code_verifier: verifier, next: safeNext(next), ttl_s: OIDC_LOGIN_TTL_S });
     const url = client.buildAuthorizationUrl(config, {
       redirect_uri: this.redirectUri(),

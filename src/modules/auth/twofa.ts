@@ -189,7 +189,7 @@ export class TwofaService {
    * session of cookie token `token`, which must still owe its code and be at most
    * {@link TWOFA_PENDING_MAX_S} old. Returns the session's new cookie token (SessionService.completeTwofa).
    * Throws UnauthorizedError when there is no such pending session (sign in again), FieldError
-   * (`totp_code`, listmonk's field) for a malformed, wrong or already used code (each counted as a
+   * (`code`; listmonk's form calls it `totp_code`) for a malformed, wrong or already used code (each counted as a
    * failed sign-in for the address and the user), TooManyRequestsError past the failure limit.
    */
   async completeSignIn(token: string, rawCode: string, origin: SessionOrigin): Promise<string> {
@@ -199,18 +199,18 @@ export class TwofaService {
     if (pending === undefined) throw expired;
     const keys = [ipKey(origin.ip), twofaKey(pending.user_id)];
     await this.failures.check(keys);
-    const code = cleanCode(rawCode, 'totp_code');
+    const code = cleanCode(rawCode, 'code');
     const row = await this.user(pending.user_id);
     if (row.twofa_type !== 'totp' || row.twofa_key === null) throw expired;
     const step = codeStep(row.twofa_key, code, this.now());
     if (step === null) {
       await this.failures.fail(keys);
-      throw new FieldError('totp_code', 'is not the current code: check the clock of the device and try again');
+      throw new FieldError('code', 'is not the current code: check the clock of the device and try again');
     }
     const fresh = await this.db.run(Q['twofa-use-step'], { id: row.id, step });
     if (fresh.length === 0) {
       await this.failures.fail(keys);
-      throw new FieldError('totp_code', 'was used already: wait for the next code');
+      throw new FieldError('code', 'was used already: wait for the next code');
     }
     await this.failures.clear(keys);
     const next = await this.sessions.completeTwofa(token, row.id);
