@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config';
 // DATABASE_URL is set), so files run in parallel without sharing state.
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
+    include: ['test/**/*.test.{ts,tsx}'],
     pool: 'forks',
     maxWorkers: 2,
     testTimeout: 60_000,

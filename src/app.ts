@@ -37,6 +37,8 @@ import { registerCors } from './http/cors.js';
 import { publicSubscriptionRoutes } from './modules/public-subscription/routes.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { signinRoutes } from './modules/auth/signin-routes.js';
+import { installUi } from './ui/pages.js';
+import { uiRoutes } from './ui/routes.js';
 
 /** Mailroom's version, from package.json (src/ and dist/ are both one level below the project). */
 export const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -120,5 +122,11 @@ export async function buildApp(deps: Deps): Promise<App> {
   publicSubscriptionRoutes(app, deps.publicSubscription);
   authRoutes(app, deps.sessions);
   signinRoutes(app, { twofa: deps.twofa, oidc: deps.oidc, rootUrl: () => deps.settings.get(deps.core.rootUrl) });
+  // The admin UI (issue 16): the page kit, its assets, `/` → /admin and the /admin 404 page.
+  installUi(app, {
+    site: () => ({ name: 'Mailroom', logoUrl: deps.settings.get(deps.core.logoUrl) || null }),
+    secureCookies: deps.config.rootUrl.startsWith('https:'),
+  });
+  uiRoutes(app);
   return app;
 }

@@ -36,6 +36,8 @@ export interface TestAppOptions {
   startRunner?: boolean;
   /** Importer tunables (batch size, the beforeFlush hook). */
   importer?: BuildOptions['importer'];
+  /** Adds routes before the app is ready (e.g. a test-only page rendering UI kit components). */
+  routes?: (app: App) => void;
 }
 
 /** Fast engine settings for tests: short ticks, checkpoints and leases. */
@@ -59,6 +61,7 @@ export async function buildTestApp(opts: TestAppOptions = {}): Promise<TestApp> 
   // Tests send as fast as they can unless they test the limiter (the default rate is 10 messages/s).
   if (opts.settings !== null) await deps.settings.update({ 'app.message_rate': 0, ...opts.settings });
   const app = await buildApp(deps);
+  opts.routes?.(app);
   await app.ready();
   if (opts.startRunner) await deps.runner?.start();
   return {

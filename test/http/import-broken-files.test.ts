@@ -42,7 +42,7 @@ async function call(method: string, path: string): Promise<{ status: number; bod
 async function upload(file: string | Buffer, filename = 'subscribers.csv'): Promise<number> {
   const form = new FormData();
   form.append('params', JSON.stringify({ mode: 'subscribe' }));
-  form.append('file', new Blob([file], { type: filename.endsWith('.zip') ? 'application/zip' : 'text/csv' }), filename);
+  form.append('file', new Blob([typeof file === 'string' ? file : Uint8Array.from(file)], { type: filename.endsWith('.zip') ? 'application/zip' : 'text/csv' }), filename);
   const res = await fetch(`${base}/api/import/subscribers`, { method: 'POST', headers: { authorization: AUTH }, body: form });
   await res.text();
   return res.status;
