@@ -37,6 +37,7 @@ import { registerCors } from './http/cors.js';
 import { publicSubscriptionRoutes } from './modules/public-subscription/routes.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { signinRoutes } from './modules/auth/signin-routes.js';
+import { registerSigninPages } from './modules/auth/pages.js';
 import { installUi } from './ui/pages.js';
 import { uiRoutes } from './ui/routes.js';
 
@@ -128,5 +129,6 @@ export async function buildApp(deps: Deps): Promise<App> {
     secureCookies: deps.config.rootUrl.startsWith('https:'),
   });
   uiRoutes(app);
+  registerSigninPages(app, { twofa: deps.twofa, passwordReset: deps.passwordReset, rootUrl: () => deps.settings.get(deps.core.rootUrl) });
   return app;
 }

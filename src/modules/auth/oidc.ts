@@ -105,6 +105,22 @@ export class OidcService {
     return this.opts.settings().enabled;
   }
 
+  /**
+   * The login page's OIDC button while OIDC is on, else null: the provider's name (`provider_name`,
+   * else the provider URL's host, as listmonk) and where the button posts.
+   */
+  loginOption(): { name: string; action: string } | null {
+    const s = this.opts.settings();
+    if (!s.enabled) return null;
+    let host = '';
+    try {
+      host = new URL(s.provider_url).hostname;
+    } catch {
+      // a malformed URL is refused on write; an old stored one shows no host
+    }
+    return { name: s.provider_name.trim() || host || 'OpenID Connect', action: '/auth/oidc' };
+  }
+
   /** The redirect URL to register with the provider: `<root_url>/auth/oidc`. */
   redirectUri(): string {
     return `${this.opts.rootUrl().replace(/\/+$/u, '')}/auth/oidc`;

@@ -185,6 +185,16 @@ export class TwofaService {
   }
 
   /**
+   * True when cookie token `token` is a session still owing its TOTP code and young enough to give it
+   * (the 2FA page's GET shows the form only then).
+   */
+  async isPending(token: string): Promise<boolean> {
+    if (!/^[A-Za-z0-9_-]{20,100}$/u.test(token)) return false;
+    const rows = await this.db.run(Q['twofa-pending-session'], { id: sessionId(token), max_age_s: TWOFA_PENDING_MAX_S });
+    return rows.length > 0;
+  }
+
+  /**
    * The sign-in step after the password (listmonk's `/admin/login/twofa`): checks `rawCode` for the
    * session of cookie token `token`, which must still owe its code and be at most
    * {@link TWOFA_PENDING_MAX_S} old. Returns the session's new cookie token (SessionService.completeTwofa).
