@@ -169,7 +169,8 @@ describe('OIDC sign-in', () => {
     const query = await signInAtProvider(attacker.location, 'ada-sub');
     const wrong = await callback(query, victim.state);
     expect(wrong.statusCode).toBe(401);
-    expect(wrong.json().message).toMatch(/invalid or expired sign-in request/);
+    expect(wrong.headers['content-type']).toMatch(/^text\/html/u);
+    expect(wrong.body).toContain('invalid or expired sign-in request');
     expect(cookieOf(wrong, 'session')).toBeUndefined();
     expect((await callback(query)).statusCode).toBe(401);
     const forged = new URLSearchParams(query);
@@ -183,7 +184,7 @@ describe('OIDC sign-in', () => {
     let s = await start();
     const refused = await callback(await signInAtProvider(s.location, 'grace-sub'), s.state);
     expect(refused.statusCode).toBe(403);
-    expect(refused.json().message).toMatch(/no user has the e-mail grace@example.com/);
+    expect(refused.body).toContain('no user has the e-mail grace@example.com');
 
     const [role] = await t.deps.db.sql<{ id: number }>(`INSERT INTO roles (type, name, permissions) VALUES ('user', 'oidc default', '{lists:get_all}') RETURNING id`);
     await configure({ auto_create_users: true, default_user_role_id: role!.id });
@@ -207,7 +208,7 @@ describe('OIDC sign-in', () => {
     const s = await start();
     const res = await callback(await signInAtProvider(s.location, 'mallory-sub'), s.state);
     expect(res.statusCode).toBe(400);
-    expect(res.json().message).toMatch(/not verified/);
+    expect(res.body).toContain('not verified');
   });
 
   it('keeps a masked secret only while the provider stays the same', async () => {

@@ -11,15 +11,17 @@
  * | POST | `/auth/oidc` | public | start an OIDC sign-in (the login page's button, listmonk's form) |
  *
  * listmonk's 2FA handlers act on the signed-in user whatever `:id` says; here a different `:id` is
- * refused with 403. The pages (`/admin/login/twofa`, `/admin/forgot`, `/admin/reset`) call
+ * refused with 403. `/auth/oidc` is visited by the browser: its refusals are the admin error page (HTML,
+ * same status) rather than JSON. The pages (`/admin/login/twofa`, `/admin/forgot`, `/admin/reset`) call
  * TwofaService.completeSignIn and PasswordResetService.request/check/reset.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { ForbiddenError, UnauthorizedError } from '../../errors.js';
+import { AppError, ForbiddenError, UnauthorizedError } from '../../errors.js';
 import { isSuperAdmin } from '../../http/access.js';
 import { Envelope, ErrorBody, errorResponses, IdParams, TrueEnvelope } from '../../http/schemas.js';
 import type { App } from '../../http/types.js';
+import { sendErrorPage } from '../../ui/pages.js';
 import { OIDC_LOGIN_TTL_S, OIDC_STATE_COOKIE, type OidcService } from './oidc.js';
 import { SESSION_ABSOLUTE_S, SESSION_COOKIE, type SessionOrigin } from './sessions.js';
 import type { TwofaService } from './twofa.js';
@@ -119,10 +121,20 @@ export function signinRoutes(app: App, api: SigninApi): void {
     return { data: true as const };
   });
 
+  /** Runs `fn`; an AppError becomes the admin error page with its status and message (a browser is reading). */
+  const asPage = async (request: FastifyRequest, reply: FastifyReply, fn: () => Promise<FastifyReply>): Promise<FastifyReply> => {
+    try {
+      return await fn();
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      return sendErrorPage(app, request, reply, err.statusCode, err.message);
+    }
+  };
+
   app.get('/auth/oidc', {
     schema: { tags: ['auth'], summary: 'OIDC sign-in: starts it (redirect to the provider), or with code and state finishes it (session cookie, redirect to next)', querystring: OidcQuery, response: redirect },
     config: { public: true },
-  }, async (request, reply) => {
+  }, async (request, reply) => asPage(request, reply, async () => {
     const q = request.query;
     if (q.code === undefined && q.state === undefined && q.error === undefined) return startOidc(reply, q.next);
     const query = request.url.slice(request.url.indexOf('?') + 1);
@@ -130,10 +142,10 @@ export function signinRoutes(app: App, api: SigninApi): void {
     const done = await api.oidc.finish(query, request.cookies[OIDC_STATE_COOKIE], originOf(request));
     setSessionCookie(reply, done.token, api.rootUrl());
     return reply.header('Cache-Control', 'no-store').redirect(done.next, 302);
-  });
+  }));
 
   app.post('/auth/oidc', {
     schema: { tags: ['auth'], summary: 'OIDC sign-in: starts it from the login form (redirect to the provider)', body: OidcStartBody, response: redirect },
     config: { public: true },
-  }, async (request, reply) => startOidc(reply, request.body?.next));
+  }, async (request, reply) => asPage(request, reply, () => startOidc(reply, request.body?.next)));
 }
