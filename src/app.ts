@@ -35,11 +35,16 @@ import { trackingRoutes } from './modules/tracking/routes.js';
 import { campaignPageRoutes } from './modules/campaign-pages/routes.js';
 import { registerCors } from './http/cors.js';
 import { publicSubscriptionRoutes } from './modules/public-subscription/routes.js';
+import { userRoutes } from './modules/users/routes.js';
+import { roleRoutes } from './modules/roles/routes.js';
 import { authRoutes } from './modules/auth/routes.js';
+import { loginPages } from './modules/auth/login-pages.js';
+import { installUi, sendErrorPage } from './ui/pages.js';
+import { uiRoutes } from './ui/routes.js';
+import { auditRoutes } from './modules/audit/routes.js';
+import { installAuditHook } from './modules/audit/hook.js';
 import { signinRoutes } from './modules/auth/signin-routes.js';
 import { registerSigninPages } from './modules/auth/pages.js';
-import { installUi } from './ui/pages.js';
-import { uiRoutes } from './ui/routes.js';
 
 /** Mailroom's version, from package.json (src/ and dist/ are both one level below the project). */
 export const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -105,7 +110,11 @@ export async function buildApp(deps: Deps): Promise<App> {
   // Before authentication: a preflight carries no credentials and is answered by the CORS hook.
   await registerCors(app, deps.trustedUrls);
   await app.register(cookie);
-  installAuth(app, deps.users, deps.sessions);
+  installAuth(app, deps.users, deps.sessions, { pageDenied: (request, reply, status, message) => sendErrorPage(app, request, reply, status, message) });
+  // Records every state-changing request once it is answered (who, what, status); never delays it.
+  installAuditHook(app, deps.audit);
+  // A graceful stop waits for audit writes still in flight.
+  app.addHook('onClose', async () => deps.audit.drain());
   await registerOpenApi(app, VERSION);
 
   healthRoutes(app, deps);
@@ -121,6 +130,8 @@ export async function buildApp(deps: Deps): Promise<App> {
   trackingRoutes(app, deps.tracking);
   campaignPageRoutes(app, deps.campaignPages);
   publicSubscriptionRoutes(app, deps.publicSubscription);
+  userRoutes(app, deps.accounts);
+  roleRoutes(app, deps.roles);
   authRoutes(app, deps.sessions);
   signinRoutes(app, { twofa: deps.twofa, oidc: deps.oidc, rootUrl: () => deps.settings.get(deps.core.rootUrl) });
   // The admin UI (issue 16): the page kit, its assets, `/` → /admin and the /admin 404 page.
@@ -129,6 +140,8 @@ export async function buildApp(deps: Deps): Promise<App> {
     secureCookies: deps.config.rootUrl.startsWith('https:'),
   });
   uiRoutes(app);
+  loginPages(app, { login: deps.login, sessions: deps.sessions, secureCookies: deps.config.rootUrl.startsWith('https:'), oidc: deps.oidc });
+  auditRoutes(app, deps.audit);
   registerSigninPages(app, { twofa: deps.twofa, passwordReset: deps.passwordReset, rootUrl: () => deps.settings.get(deps.core.rootUrl) });
   return app;
 }

@@ -40,7 +40,12 @@ import { archiveSettings } from './modules/campaign-pages/settings.js';
 import type { MessageUrls } from './mail/campaign-message.js';
 import { SubscriptionPageService } from './modules/subscription-pages/service.js';
 import { UserService } from './modules/users/service.js';
+import { AccountRepo } from './modules/users/repo.js';
+import { AccountService } from './modules/users/accounts.js';
+import { RoleRepo } from './modules/roles/repo.js';
+import { RoleService } from './modules/roles/service.js';
 import { SessionService } from './modules/auth/sessions.js';
+import { LoginService } from './modules/auth/login.js';
 import { TwofaService } from './modules/auth/twofa.js';
 import { PasswordResetService } from './modules/auth/password-reset.js';
 import { OidcService } from './modules/auth/oidc.js';
@@ -68,6 +73,9 @@ import { ImportService } from './modules/import/service.js';
 import { DEFAULT_IMPORTER_OPTIONS, Importer, type ImporterOptions } from './workers/importer.js';
 import { AdminNotifier } from './modules/notifications/admin-notifier.js';
 import { domainRules } from './modules/subscribers/domains.js';
+import { auditSettings } from './modules/audit/settings.js';
+import { AuditRepo } from './modules/audit/repo.js';
+import { AuditService } from './modules/audit/service.js';
 
 /** Everything the HTTP app and the workers use. */
 export interface Deps {
@@ -75,8 +83,14 @@ export interface Deps {
   logger: Logger;
   db: Db;
   users: UserService;
+  /** Users, API users and the profile (the users API). */
+  accounts: AccountService;
+  /** User roles and list roles (the roles API). */
+  roles: RoleService;
   /** Admin UI sessions (issue 16). */
   sessions: SessionService;
+  /** Password sign-in and first-run setup (issue 16). */
+  login: LoginService;
   /** TOTP two-factor enrolment and the sign-in's code step (issue 16 "Sign-in"). */
   twofa: TwofaService;
   /** Forgot/reset password by e-mail. */
@@ -113,6 +127,8 @@ export interface Deps {
   privacy: ReturnType<typeof privacySettings>;
   messengerDefs: ReturnType<typeof messengerSettings>;
   tracking: TrackingService;
+  /** The audit log: records state-changing requests, answers searches, trims old entries. */
+  audit: AuditService;
   /** The delivery engine; null in API-only instances. */
   runner: CampaignRunner | null;
   /** Closes workers, messengers and the database. */
@@ -192,11 +208,12 @@ export async function buildDeps(config: Config, logger: Logger, opts: BuildOptio
   const privacy = privacySettings();
   const messengerDefs = messengerSettings();
   const corsDefs = corsSettings();
+  const auditDefs = auditSettings();
   const oidcDefs = oidcSettings();
   const settingDefs = [
     ...Object.values(core), ...Object.values(archive), ...Object.values(mediaDefs), ...Object.values(txDefs), ...Object.values(importDefs),
     ...Object.values(subscriberDefs), ...Object.values(publicDefs), ...Object.values(engine), ...Object.values(privacy), ...Object.values(messengerDefs),
-    ...Object.values(corsDefs), ...Object.values(oidcDefs),
+    ...Object.values(corsDefs), ...Object.values(auditDefs), ...Object.values(oidcDefs),
   ];
   const settings = new SettingsService(db, settingDefs, logger.child({ component: 'settings' }));
   await settings.init();
@@ -228,6 +245,7 @@ export async function buildDeps(config: Config, logger: Logger, opts: BuildOptio
 
   const users = new UserService(db);
   const sessions = new SessionService(db);
+  const login = new LoginService(db, sessions);
   const templates = new TemplateService(db, templateRepo, {
     rootUrl: () => settings.get(core.rootUrl),
     optinTemplateId: () => settings.get(core.optinTemplateId),
@@ -369,6 +387,12 @@ export async function buildDeps(config: Config, logger: Logger, opts: BuildOptio
     ...opts.importer,
   }, logger.child({ component: 'importer' }));
   await importer.recover();
+  // Every instance trims; the trim is batched and skips rows another instance is deleting.
+  const audit = new AuditService(new AuditRepo(db), {
+    retentionDays: () => settings.get(auditDefs.retentionDays),
+    logger: logger.child({ component: 'audit' }),
+  });
+  audit.start();
   const imports = new ImportService({ repo: importRepo, importer, settings, defs: importDefs, owner: config.instanceId, domains });
 
   return {
@@ -383,8 +407,12 @@ export async function buildDeps(config: Config, logger: Logger, opts: BuildOptio
     privacy,
     messengerDefs,
     tracking: new TrackingService(db, privacySwitches),
+    audit,
     users,
+    accounts: new AccountService(new AccountRepo(db)),
+    roles: new RoleService(new RoleRepo(db)),
     sessions,
+    login,
     twofa,
     passwordReset,
     oidc,
@@ -420,6 +448,7 @@ export async function buildDeps(config: Config, logger: Logger, opts: BuildOptio
       await notifier.drain();
       await messengers.closeAll();
       media.close();
+      await audit.stop();
       await instanceGuard?.close();
       if (opts.db === undefined) await db.close();
     },

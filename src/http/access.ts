@@ -6,6 +6,7 @@
  * a list of alternatives (any one suffices, listmonk's `pm()` semantics). The same `can` answers the
  * route check, the navigation and the buttons (conventions §15: never hide without also refusing).
  */
+import { ForbiddenError, UnauthorizedError } from '../errors.js';
 
 /** listmonk's user-role permissions (`permissions.json`), grouped as listmonk groups them. */
 export const PERMISSION_GROUPS = {
@@ -128,4 +129,33 @@ export function permittedLists(p: Principal, perm: ListPermission): number[] | n
   const out: number[] = [];
   for (const [id, granted] of p.lists) if (granted.includes(perm) || (perm === 'list:get' && granted.includes('list:manage'))) out.push(id);
   return out;
+}
+
+/** The principal of a request past authentication; 401 when there is none (a route the hook skipped). */
+function signedIn(p: Principal | undefined): Principal {
+  if (p === undefined) throw new UnauthorizedError();
+  return p;
+}
+
+/**
+ * In-handler check for a permission that depends on the input, beyond the route's declared one
+ * (listmonk's `HasPerm` in handlers: a SQL `query` on the subscriber routes needs
+ * `subscribers:sql_query`). Passes when `p` holds any one of `perms`.
+ * @throws ForbiddenError `permission denied: <last of perms>` (listmonk's wording, reference §1.5).
+ * @throws UnauthorizedError when the request has no principal.
+ */
+export function requirePermission(p: Principal | undefined, ...perms: Permission[]): void {
+  if (!can(signedIn(p), ...perms)) throw new ForbiddenError(`permission denied: ${perms[perms.length - 1] ?? 'unknown'}`);
+}
+
+/**
+ * In-handler check that `p` may read (`list:get`) or change (`list:manage`) every list of `listIds`
+ * (listmonk's `HasListPerm` on the list routes; see canList).
+ * @throws ForbiddenError `permission denied: <perm> on list <id>` for the first list refused.
+ * @throws UnauthorizedError when the request has no principal.
+ */
+export function requireLists(p: Principal | undefined, perm: ListPermission, listIds: readonly number[]): void {
+  const principal = signedIn(p);
+  const refused = listIds.find((id) => !canList(principal, id, perm));
+  if (refused !== undefined) throw new ForbiddenError(`permission denied: ${perm} on list ${refused}`);
 }

@@ -113,7 +113,12 @@ function tooMany(reply: FastifyReply, waitMs: number): TooManyRequestsError {
  * without a check. Past the limit the client gets 429 with `Retry-After` (issue "Trustworthy" §3).
  * Needs @fastify/cookie registered first.
  */
-export function installAuth(app: FastifyInstance, verifier: CredentialVerifier, sessions: SessionFinder, throttle = new LoginThrottle()): void {
+export function installAuth(app: FastifyInstance, verifier: CredentialVerifier, sessions: SessionFinder, opts: AuthOptions = {}): void {
+  const throttle = opts.throttle ?? new LoginThrottle();
+  const refuse = async (request: FastifyRequest, reply: FastifyReply, message: string): Promise<unknown> => {
+    if (opts.pageDenied && isAdminPage(request)) return opts.pageDenied(request, reply, 403, message);
+    throw new ForbiddenError(message);
+  };
   app.addHook('onRequest', async (request, reply) => {
     if (!needsCredentials(request)) return;
     const header = request.headers.authorization;
@@ -135,17 +140,25 @@ export function installAuth(app: FastifyInstance, verifier: CredentialVerifier, 
     request.principal = principal;
     const access = request.routeOptions.config.permission;
     if (access === undefined ? !isSuperAdmin(principal) : !allows(principal, access)) {
-      throw new ForbiddenError(`permission denied: ${access === undefined ? 'super admin' : deniedName(access)}`);
+      return refuse(request, reply, `permission denied: ${access === undefined ? 'super admin' : deniedName(access)}`);
     }
   });
   // After the body is parsed (form fields), before validation: a cookie request that changes state
   // carries the session's CSRF token. Multipart bodies are parsed later, so they must send the header.
-  app.addHook('preValidation', async (request) => {
+  app.addHook('preValidation', async (request, reply) => {
     const session = request.principal?.session;
     if (session == null || SAFE_METHODS.has(request.method)) return;
     const given = request.headers['x-csrf-token'] ?? (request.body as { _csrf?: unknown } | undefined)?._csrf;
-    if (typeof given !== 'string' || !sameString(given, session.csrf)) throw new ForbiddenError('invalid or missing CSRF token: reload the page and try again');
+    if (typeof given !== 'string' || !sameString(given, session.csrf)) return refuse(request, reply, 'invalid or missing CSRF token: reload the page and try again');
   });
+}
+
+/** Options of {@link installAuth}. */
+export interface AuthOptions {
+  /** The API's failed-login throttle (one per app). */
+  throttle?: LoginThrottle;
+  /** Answers a refused admin page (403) with an HTML page instead of JSON. */
+  pageDenied?: (request: FastifyRequest, reply: FastifyReply, status: number, message: string) => Promise<unknown>;
 }
 
 /** Constant-time string comparison. */

@@ -106,6 +106,12 @@ function originsOf(trusted: readonly string[]): ReadonlySet<string> {
  * Must be registered before the authentication hook, so preflights are answered without credentials.
  */
 export async function registerCors(app: FastifyInstance, trusted: () => readonly string[]): Promise<void> {
+  // The plugin's `OPTIONS *` route only lets Fastify accept preflights, which the CORS hook answers
+  // before authentication; a request that reaches the route signed in gets a 404. It needs no
+  // permission, so it declares `authenticated` like every route (issue 16 item 3).
+  app.addHook('onRoute', (route) => {
+    if (route.url === '*' && route.method === 'OPTIONS') route.config = { ...route.config, permission: 'authenticated' };
+  });
   await app.register(cors, {
     origin: (origin, cb) => cb(null, allowedOrigin(trusted(), origin)),
     methods: METHODS,

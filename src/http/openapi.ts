@@ -7,6 +7,7 @@
 import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import type { OpenAPIV3_1 } from 'openapi-types';
+import type { RouteAccess } from './access.js';
 import { html, page, type RawHtml } from './html.js';
 
 /** Registers the generator. Must run before any route is registered. */
@@ -24,15 +25,17 @@ export async function registerOpenApi(app: FastifyInstance, version: string): Pr
     },
     hideUntagged: false,
     transform: ({ schema, url, route }) => {
-      // Public routes answer without credentials: say so in the document.
-      const isPublic = (route.config as { public?: boolean } | undefined)?.public === true;
+      // Public routes answer without credentials: say so in the document. Others name what they need
+      // (`x-permissions`: any one of the listed permissions; empty: any signed-in user; issue 16).
+      const config = route.config as { public?: boolean; permission?: RouteAccess } | undefined;
       const out = { ...(schema ?? {}) } as Record<string, unknown>;
-      if (isPublic) out.security = [];
+      if (config?.public === true) out.security = [];
+      else if (config?.permission !== undefined) out['x-permissions'] = config.permission === 'authenticated' ? [] : [config.permission].flat();
       return { schema: out as never, url };
     },
   });
-  app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
-  app.get('/api/docs', { schema: { hide: true } }, async (_req, reply) =>
+  app.get('/api/openapi.json', { schema: { hide: true }, config: { permission: 'authenticated' } }, async () => app.swagger());
+  app.get('/api/docs', { schema: { hide: true }, config: { permission: 'authenticated' } }, async (_req, reply) =>
     reply
       .type('text/html; charset=utf-8')
       .header('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'")
@@ -54,9 +57,11 @@ function renderOperation(method: string, path: string, op: Operation): RawHtml {
   const ok = responses.find(([code]) => code.startsWith('2'));
   const okSchema = ok?.[1].content?.['application/json']?.schema;
   const errors = responses.filter(([code]) => !code.startsWith('2')).map(([code]) => code);
+  const perms = (op as { 'x-permissions'?: string[] })['x-permissions'];
+  const needs = perms === undefined ? '' : perms.length === 0 ? ' (any signed-in user)' : ` (needs ${perms.join(' or ')})`;
   return html`<section class="op">
 <h3><span class="m">${method.toUpperCase()}</span> <code>${path}</code></h3>
-<p>${op.summary ?? ''}${op.security?.length === 0 ? ' (no credentials needed)' : ''}</p>
+<p>${op.summary ?? ''}${op.security?.length === 0 ? ' (no credentials needed)' : needs}</p>
 ${params.length > 0 ? html`<table><tr><th>parameter</th><th>in</th><th>required</th><th>schema</th></tr>${params.map((p) => html`<tr><td><code>${p.name}</code></td><td>${p.in}</td><td>${p.required ? 'yes' : 'no'}</td><td><code>${JSON.stringify(p.schema)}</code></td></tr>`)}</table>` : html``}
 ${body ? html`<details><summary>request body (${Object.keys(body).join(', ')})</summary><pre>${schemaText(Object.values(body)[0]?.schema)}</pre></details>` : html``}
 ${okSchema ? html`<details><summary>response ${ok?.[0] ?? ''}</summary><pre>${schemaText(okSchema)}</pre></details>` : html``}

@@ -19,6 +19,7 @@ export const TrueEnvelope = Envelope(Type.Literal(true));
 export const errorResponses = {
   400: ErrorBody,
   401: ErrorBody,
+  403: ErrorBody,
   404: ErrorBody,
   409: ErrorBody,
   413: ErrorBody,

@@ -16,10 +16,13 @@ const SEED = Number(process.env.SWEEP_SEED ?? 20261121);
 let t: TestApp;
 let checksumSql: string;
 
-/** One statement hashing every table's rows (sorted), so any write shows up. */
+/**
+ * One statement hashing every table's rows (sorted), so any write shows up. The audit log is left out:
+ * it records refused requests too, by design (issue 16 "Identity" item 5).
+ */
 async function buildChecksumSql(db: Db): Promise<string> {
   const tables = await db.sql<{ name: string }>(`SELECT table_name AS name FROM information_schema.tables
-    WHERE table_schema = 'public' AND table_type = 'BASE TABLE' ORDER BY 1`);
+    WHERE table_schema = 'public' AND table_type = 'BASE TABLE' AND table_name <> 'audit_log' ORDER BY 1`);
   const parts = tables.map((x) => `md5(coalesce((SELECT string_agg(r::text, '|' ORDER BY r::text) FROM "${x.name}" r), ''))`);
   return `SELECT md5(${parts.join(' || ')}) AS sum`;
 }

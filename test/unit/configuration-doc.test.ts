@@ -21,6 +21,7 @@ import { publicSubscriptionSettings } from '../../src/modules/public-subscriptio
 import { engineSettings } from '../../src/workers/engine-settings.js';
 import { privacySettings } from '../../src/modules/tracking/settings.js';
 import { messengerSettings } from '../../src/mail/messenger-settings.js';
+import { auditSettings } from '../../src/modules/audit/settings.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const DOC = readFileSync(join(ROOT, 'docs/configuration.md'), 'utf8');
@@ -67,7 +68,7 @@ function settingDefs(config: Config): SettingDef[] {
     ...Object.values(coreSettings(config)), ...Object.values(archiveSettings()), ...Object.values(mediaSettings()),
     ...Object.values(txSettings()), ...Object.values(importSettings()), ...Object.values(subscriberSettings()),
     ...Object.values(publicSubscriptionSettings()), ...Object.values(engineSettings()), ...Object.values(privacySettings()),
-    ...Object.values(messengerSettings()), ...Object.values(corsSettings()),
+    ...Object.values(messengerSettings()), ...Object.values(corsSettings()), ...Object.values(auditSettings()),
   ];
 }
 

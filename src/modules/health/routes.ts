@@ -19,9 +19,10 @@ export function healthRoutes(app: App, deps: { health: HealthMonitor; metrics: M
     return { data: true as const };
   };
   const schema = { tags: ['health'], response: { 200: Envelope(Type.Literal(true)), ...errorResponses } };
-  app.get('/api/health', { schema: { ...schema, summary: 'Health: database and messengers (503 with the reasons when unhealthy)' } }, check(true));
+  app.get('/api/health', { schema: { ...schema, summary: 'Health: database and messengers (503 with the reasons when unhealthy)' }, config: { permission: 'authenticated' } }, check(true));
   app.get('/health', { schema: { ...schema, summary: 'Health check for load balancers (no credentials; 503 "unhealthy" without the reasons)' }, config: { public: true } }, check(false));
   app.get('/metrics', {
+    config: { permission: 'settings:get' },
     schema: { tags: ['health'], summary: 'Prometheus metrics (HTTP latency, messages sent/failed per messenger, campaign progress, process)', response: { 200: Type.String(), ...errorResponses } },
   }, async (_req, reply) => reply.type(deps.metrics.registry.contentType).send(await deps.metrics.registry.metrics()));
 

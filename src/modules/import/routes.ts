@@ -12,10 +12,12 @@ const tags = ['import'];
 /** Registers the import routes. */
 export function importRoutes(app: App, imports: ImportService): void {
   app.get('/api/import/subscribers', {
+    config: { permission: 'subscribers:import' },
     schema: { tags, summary: 'Status of the current import', response: { 200: Envelope(ImportStatus), ...errorResponses } },
   }, async () => ({ data: await imports.status() }));
 
   app.get('/api/import/subscribers/logs', {
+    config: { permission: 'subscribers:import' },
     schema: { tags, summary: 'Log of the current import, one line per event', response: { 200: Envelope(Type.String()), ...errorResponses } },
   }, async () => ({ data: await imports.logs() }));
 
@@ -26,10 +28,11 @@ export function importRoutes(app: App, imports: ImportService): void {
       consumes: ['multipart/form-data'],
       response: { 200: Envelope(ImportStatus), ...errorResponses },
     },
-    config: { upload: true },
+    config: { upload: true, permission: 'subscribers:import' },
   }, async (req) => ({ data: await imports.start(req) }));
 
   app.delete('/api/import/subscribers', {
+    config: { permission: 'subscribers:import' },
     schema: { tags, summary: 'Stop the running import, or clear a finished one', response: { 200: Envelope(ImportStatus), ...errorResponses } },
   }, async () => ({ data: await imports.stop() }));
 }

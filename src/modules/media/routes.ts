@@ -37,16 +37,18 @@ function sendFile(reply: FastifyReply, f: ServedFile): FastifyReply {
 /** Registers the media routes and /uploads/. */
 export function mediaRoutes(app: App, media: MediaService): void {
   app.get('/api/media', {
+    config: { permission: 'media:get' },
     schema: { tags, summary: 'List media of the current store, newest first', querystring: MediaQuery, response: { 200: Envelope(Type.Array(Media)), ...errorResponses } },
   }, async (req) => ({ data: await media.list(req.query) }));
 
   app.get('/api/media/:id', {
+    config: { permission: 'media:get' },
     schema: { tags, summary: 'Get one media object', params: IdParams, response: { 200: Envelope(Media), ...errorResponses } },
   }, async (req) => ({ data: await media.get(req.params.id) }));
 
   app.post('/api/media', {
     schema: { tags, summary: 'Upload a file (multipart/form-data, field `file`)', consumes: ['multipart/form-data'], response: { 200: Envelope(Media), ...errorResponses } },
-    config: { upload: true },
+    config: { upload: true, permission: 'media:manage' },
   }, async (req) => {
     // preservePath: the name as sent, so a name with a path is refused rather than silently cut down.
     const part = await req.file({ limits: { fileSize: media.maxFileSize(), files: 1, fields: 20, parts: 21 }, preservePath: true }).catch((err: unknown) => {
@@ -61,6 +63,7 @@ export function mediaRoutes(app: App, media: MediaService): void {
   });
 
   app.delete('/api/media/:id', {
+    config: { permission: 'media:manage' },
     schema: { tags, summary: 'Delete a file and its thumbnail', params: IdParams, response: { 200: TrueEnvelope, ...errorResponses } },
   }, async (req) => {
     await media.delete(req.params.id);

@@ -12,10 +12,12 @@ const SettingsBody = Type.Record(Type.String(), Type.Unknown());
 /** Registers the settings routes. */
 export function settingsRoutes(app: App, settings: SettingsService): void {
   app.get('/api/settings', {
+    config: { permission: 'settings:get' },
     schema: { tags, summary: 'Every setting (secrets masked)', response: { 200: Envelope(SettingsBody), ...errorResponses } },
   }, async () => ({ data: settings.masked() }));
 
   app.put('/api/settings', {
+    config: { permission: 'settings:manage' },
     schema: {
       tags,
       summary: 'Change settings: the keys sent are validated and written; others keep their values. Empty or masked secrets keep the stored ones while where they are sent is unchanged; otherwise 400 asks for the secret again.',

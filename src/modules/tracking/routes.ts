@@ -58,6 +58,7 @@ export function trackingRoutes(app: App, tracking: TrackingService): void {
   });
 
   app.get('/api/campaigns/analytics/:type', {
+    config: { permission: 'campaigns:get_analytics' },
     schema: {
       tags,
       summary: 'Views, clicks or bounces per campaign and hour/day, or the top links (listmonk §7.10). `from`/`to`: dates or RFC 3339; default the last 30 days; a date `to` includes that day.',
@@ -72,6 +73,7 @@ export function trackingRoutes(app: App, tracking: TrackingService): void {
   });
 
   app.get('/api/dashboard/counts', {
+    config: { permission: 'authenticated' },
     schema: { tags, summary: 'Counts of subscribers, lists, campaigns and messages sent (listmonk §2.2)', response: { 200: Envelope(Counts), ...errorResponses } },
   }, async () => ({ data: await tracking.dashboardCounts() }));
 }

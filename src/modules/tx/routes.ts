@@ -20,7 +20,7 @@ export function txRoutes(app: App, tx: TxService, maxAttachments: () => number):
       body: TxRequest,
       response: { 200: TrueEnvelope, ...errorResponses, 502: ErrorBody },
     },
-    config: { upload: true },
+    config: { upload: true, permission: 'tx:send' },
   }, async (req) => {
     await tx.send(req.body, attachmentsOf(req));
     return { data: true as const };
