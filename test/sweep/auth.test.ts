@@ -113,7 +113,9 @@ describe('every non-public route needs credentials', () => {
         'GET /archive/:key',
         'GET /uploads/:filename',
         'GET /uploads/thumbs/:filename',
-        // sign-in pages after the password (listmonk's public admin pages)
+        // sign-in pages (listmonk's public admin pages)
+        'GET /admin/login',
+        'POST /admin/login',
         'GET /admin/login/twofa',
         'POST /admin/login/twofa',
         'GET /admin/forgot',
