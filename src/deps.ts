@@ -13,6 +13,7 @@ import { campaignProgressReader, HealthMonitor, MeteredMessenger, Metrics } from
 import { buildSmtpMessengers } from './mail/smtp-messengers.js';
 import { coreSettings } from './modules/settings/core-settings.js';
 import { SettingsService } from './modules/settings/service.js';
+import { SmtpTester } from './modules/settings/smtp-test.js';
 import { ListRepo } from './modules/lists/repo.js';
 import { ListService } from './modules/lists/service.js';
 import { SubscriberRepo } from './modules/subscribers/repo.js';
@@ -73,6 +74,9 @@ import { ImportService } from './modules/import/service.js';
 import { DEFAULT_IMPORTER_OPTIONS, Importer, type ImporterOptions } from './workers/importer.js';
 import { AdminNotifier } from './modules/notifications/admin-notifier.js';
 import { domainRules } from './modules/subscribers/domains.js';
+import { MaintenanceService } from './modules/maintenance/service.js';
+import { LogService } from './modules/logs/service.js';
+import type { LogLineWriter } from './modules/logs/writer.js';
 import { auditSettings } from './modules/audit/settings.js';
 import { AuditRepo } from './modules/audit/repo.js';
 import { AuditService } from './modules/audit/service.js';
@@ -116,8 +120,14 @@ export interface Deps {
   /** `security.trusted_urls` as it stands now: the origins allowed CORS (src/http/cors.ts). */
   trustedUrls: () => readonly string[];
   imports: ImportService;
+  /** Settings → Maintenance: batched deletes and the analytics export. */
+  maintenance: MaintenanceService;
+  /** GET /api/logs: the recent log lines of every instance. */
+  logs: LogService;
   messengers: MessengerRegistry;
   settings: SettingsService;
+  /** POST /api/settings/smtp/test. */
+  smtpTest: SmtpTester;
   metrics: Metrics;
   health: HealthMonitor;
   /** The core setting declarations (typed keys for `settings.get`). */
@@ -150,6 +160,11 @@ export interface BuildOptions {
    * (see InstanceGuardOptions.onTaken); main.ts stops the process.
    */
   onInstanceIdTaken?: (err: Error) => void;
+  /**
+   * The logger's database destination (main.ts builds both): attached here once migrations ran, so the
+   * lines go to log_lines as this instance; closed (its queue written) before the database closes.
+   */
+  logLines?: LogLineWriter;
 }
 
 /**
@@ -218,6 +233,13 @@ export async function buildDeps(config: Config, logger: Logger, opts: BuildOptio
   const settings = new SettingsService(db, settingDefs, logger.child({ component: 'settings' }));
   await settings.init();
   const metrics = new Metrics();
+  if (opts.logLines) {
+    opts.logLines.attach(db, config.instanceId, {
+      onTrouble: (err) => logger.warn({ err }, 'log lines cannot be written to the database; they are queued, and past the queue bound dropped and counted (mailroom_log_lines_dropped_total)'),
+      onRecovered: () => logger.info('log lines are written to the database again'),
+    });
+    metrics.logLines(opts.logLines);
+  }
   const health = new HealthMonitor(db, logger.child({ component: 'health' }));
   metrics.campaignProgress(campaignProgressReader(db));
   const metered = (list: Messenger[]) => list.map((m) => new MeteredMessenger(m, metrics, health));
@@ -438,6 +460,14 @@ export async function buildDeps(config: Config, logger: Logger, opts: BuildOptio
     txDefs,
     trustedUrls,
     imports,
+    maintenance: new MaintenanceService(db, () => settings.get(core.batchSize)),
+    logs: new LogService(db),
+    smtpTest: new SmtpTester({
+      stored: () => settings.get(core.smtp),
+      from: () => settings.get(core.fromEmail),
+      lang: () => settings.get(core.lang),
+      log: logger.child({ component: 'smtp-test' }),
+    }),
     messengers,
     runner,
     async close() {
@@ -448,6 +478,7 @@ export async function buildDeps(config: Config, logger: Logger, opts: BuildOptio
       await notifier.drain();
       await messengers.closeAll();
       media.close();
+      await opts.logLines?.close();
       await audit.stop();
       await instanceGuard?.close();
       if (opts.db === undefined) await db.close();

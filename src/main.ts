@@ -3,11 +3,12 @@
  * and the delivery engine, and stops them gracefully on SIGTERM/SIGINT (stop claiming work, let
  * in-flight sends settle and write progress, close connections) within a bound.
  */
-import { pino } from 'pino';
 import { buildApp } from './app.js';
 import { loadConfig, type Config } from './config.js';
 import { buildDeps } from './deps.js';
 import { ConfigError } from './errors.js';
+import { createLogger } from './modules/logs/logger.js';
+import { LogLineWriter } from './modules/logs/writer.js';
 
 /** Longest graceful shutdown before the process exits anyway (ms). */
 const SHUTDOWN_TIMEOUT_MS = 20_000;
@@ -23,10 +24,12 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  const logger = pino({ level: config.logLevel, base: { instance: config.instanceId.slice(0, 8) } });
+  // Info-and-above lines also go to the database, for GET /api/logs across instances.
+  const logLines = new LogLineWriter();
+  const logger = createLogger(config.logLevel, { instance: config.instanceId.slice(0, 8) }, logLines);
   // Set once the shutdown below exists: another live instance took this instance's id (PostgreSQL).
   let stopOnIdTaken: (() => void) | null = null;
-  const deps = await buildDeps(config, logger, { onInstanceIdTaken: () => stopOnIdTaken?.() });
+  const deps = await buildDeps(config, logger, { logLines, onInstanceIdTaken: () => stopOnIdTaken?.() });
   const app = await buildApp(deps);
   await app.listen({ port: config.port, host: config.host });
   // The setting in effect, not MAILROOM_ROOT_URL: the variable only seeds app.root_url on first start.

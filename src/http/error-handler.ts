@@ -102,13 +102,27 @@ function cleanParseMessage(message: string): string {
   return message.replace(/^Body is not valid JSON but content-type is set to 'application\/json'\s*/u, '').slice(0, 200) || 'invalid JSON';
 }
 
+/**
+ * True when a 401 should carry `WWW-Authenticate: Basic` (RFC 7235 §4.1): for API clients, not for the
+ * admin pages' own scripts. A browser shows a password dialog for a 401 with that header even to a
+ * `fetch` or htmx call, so an expired session would pop up a Basic prompt over the admin; such calls
+ * carry the session cookie or a non-navigation `Sec-Fetch-Mode` (Fetch Metadata), which curl and API
+ * libraries do not send.
+ */
+function invitesBasic(request: FastifyRequest): boolean {
+  if (request.headers.authorization !== undefined) return true;
+  if (request.cookies?.session !== undefined) return false;
+  const mode = request.headers['sec-fetch-mode'];
+  return mode === undefined || mode === 'navigate';
+}
+
 /** Installs the error handler and the JSON 404 handler for unknown routes on `app`. */
 export function installErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: unknown, request: FastifyRequest, reply: FastifyReply) => {
     const [status, message] = toHttpError(err);
     if (status >= 500) request.log.error({ err }, 'request failed');
     else request.log.info({ status, message }, 'request refused');
-    if (status === 401) reply.header('WWW-Authenticate', 'Basic realm="mailroom", charset="UTF-8"');
+    if (status === 401 && invitesBasic(request)) reply.header('WWW-Authenticate', 'Basic realm="mailroom", charset="UTF-8"');
     void reply.status(status).type('application/json; charset=utf-8').send({ message });
   });
   app.setNotFoundHandler((request, reply) => {

@@ -149,10 +149,11 @@ export function Shell({ ctx, title, islands, children }: ShellProps): VNode {
     <Document title={title} site={ctx.site} csrf={ctx.csrf} assets={ctx.assets} islands={islands ?? []} bodyClass="layout-shell">
       <a class="skip-link" href="#main">{t('menu.skipToContent')}</a>
       <header class="topbar">
-        <button type="button" class="nav-toggle" aria-controls="sidebar" aria-expanded="false" data-nav-toggle hidden>
+        {/* A link to the menu (shown by :target without JavaScript); main.js makes it a toggle button. */}
+        <a class="nav-toggle" href="#sidebar" aria-controls="sidebar" data-nav-toggle>
           <span class="nav-toggle-bars" aria-hidden="true" />
           <span>{t('menu.menu')}</span>
-        </button>
+        </a>
         <Brand site={ctx.site} />
         <div class="topbar-end">
           <a class="icon-button" href={ctx.url} data-cy="btn-refresh" title={t('menu.refresh')}>

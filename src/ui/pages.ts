@@ -24,12 +24,16 @@
  * (components/form.tsx shows each beside its field).
  *
  * A 4xx AppError thrown by a handler (service validation, not found) is rendered as the error page with
- * its status and message; anything else is logged and answered with the generic 500 page.
+ * its status and message; anything else is logged and answered with the generic 500 page. The same holds
+ * for errors raised before the handler on a page route (the auth hook's 403 `permission denied`, a
+ * missing CSRF token, 429, a malformed body): page routes carry their own Fastify `errorHandler`, so a
+ * browser gets an HTML page with the admin CSP, never JSON.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { h, type VNode } from 'preact';
 import type { RouteAccess } from '../http/access.js';
 import { AppError } from '../errors.js';
+import { toHttpError } from '../http/error-handler.js';
 import { loadAssets } from './assets.js';
 import type { PageContext, PublicPageContext, SiteInfo } from './context.js';
 import { adminHtmlHeaders, originOf } from './csp.js';
@@ -201,6 +205,12 @@ export function registerPages(app: FastifyInstance, pages: readonly PageDef[]): 
       url: def.url,
       config: def.access === 'public' ? { public: true } : { permission: def.access },
       schema: { hide: true },
+      errorHandler: async (err, request, reply) => {
+        const [status, message] = toHttpError(err);
+        if (status >= 500) request.log.error({ err }, 'admin page failed');
+        else request.log.info({ status, message }, 'admin page refused');
+        return sendErrorPage(app, request, reply, status, status >= 500 ? undefined : message);
+      },
       handler: async (request, reply) => {
         const ctx = await pageContext(app, request, reply, def.method === 'GET' && !isHtmx(request));
         if (def.access !== 'public' && ctx.principal === null) {

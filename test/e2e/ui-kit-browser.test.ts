@@ -3,7 +3,7 @@
  * views, served by the real app, at phone and desktop size, light and dark: no CSP violation, no
  * console error, no serious or critical axe violation, and a screenshot of each into ./screenshots/
  * (look at them). Also the kit's behaviour as a user meets it: skip link, menu toggle, select all,
- * confirm dialog, notice after a form post, errors beside fields.
+ * confirm dialog, notice after a form post, errors beside fields, and the phone menu without JavaScript.
  */
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -61,14 +61,30 @@ describe.skipIf(!browserAvailable)('UI kit in a browser', () => {
       const nav = page.getByRole('navigation', { name: 'Main' });
       expect(await nav.isVisible()).toBe(false);
       await page.getByRole('button', { name: 'Menu' }).click();
+      expect(await page.getByRole('button', { name: 'Menu' }).getAttribute('aria-expanded')).toBe('true');
       expect(await nav.isVisible()).toBe(true);
+      await page.evaluate(() => window.scrollTo(0, 0));
       await screenshot(page, 'kit-demo-phone-menu-open');
     } finally {
       await phone.close();
     }
 
+    const plain = await openPage(browser(), `${base}/admin/kit-demo`, { size: 'phone', javaScript: false });
+    try {
+      const nav = plain.page.getByRole('navigation', { name: 'Main' });
+      expect(await nav.isVisible()).toBe(false);
+      await plain.page.getByRole('link', { name: 'Menu' }).click();
+      await nav.waitFor();
+    } finally {
+      await plain.close();
+    }
+
     const { page, close, cspViolations } = await openPage(browser(), `${base}/admin/kit-demo`);
     try {
+      await page.locator('[data-cy=btn-echo]').click();
+      await page.locator('#echoed').waitFor();
+      expect(await page.locator('#echoed').textContent()).toBe('htmx sent X-CSRF-Token: csrf-token-123');
+
       await page.getByLabel('Select every row on this page').check();
       expect(await page.locator('input[data-select-row]:checked').count()).toBe(3);
       await page.locator('[data-cy=select-all-lists]').check();
@@ -79,6 +95,8 @@ describe.skipIf(!browserAvailable)('UI kit in a browser', () => {
       const dialog = page.getByRole('dialog');
       await dialog.waitFor();
       expect(await dialog.textContent()).toContain('Delete this list?');
+      expect(await page.evaluate(() => (document.activeElement as HTMLButtonElement | null)?.value)).toBe('ok');
+      await screenshot(page, 'kit-demo-desktop-light-confirm', { fullPage: false });
       await page.keyboard.press('Escape');
       await dialog.waitFor({ state: 'hidden' });
 

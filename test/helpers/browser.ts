@@ -62,9 +62,12 @@ export interface OpenedPage {
   close(): Promise<void>;
 }
 
-/** Opens `url` in a new context of `size` and `scheme`; waits for the load event. */
-export async function openPage(browser: Browser, url: string, opts: { size?: ViewportName; scheme?: Scheme } = {}): Promise<OpenedPage> {
-  const context = await browser.newContext({ viewport: VIEWPORTS[opts.size ?? 'desktop'], colorScheme: opts.scheme ?? 'light', reducedMotion: 'reduce' });
+/**
+ * Opens `url` in a new context of `size` and `scheme` (`javaScript: false` to check a page works as plain
+ * links and forms); waits for the load event.
+ */
+export async function openPage(browser: Browser, url: string, opts: { size?: ViewportName; scheme?: Scheme; javaScript?: boolean } = {}): Promise<OpenedPage> {
+  const context = await browser.newContext({ viewport: VIEWPORTS[opts.size ?? 'desktop'], colorScheme: opts.scheme ?? 'light', reducedMotion: 'reduce', javaScriptEnabled: opts.javaScript ?? true });
   const page = await context.newPage();
   const cspViolations: string[] = [];
   const errors: string[] = [];
@@ -118,10 +121,10 @@ export async function expectAccessible(page: Page, label = page.url()): Promise<
 /** Where screenshots go (gitignored). */
 export const SCREENSHOT_DIR = new URL('../../screenshots/', import.meta.url);
 
-/** Saves a full-page screenshot as screenshots/<name>.png; returns its path. */
-export async function screenshot(page: Page, name: string): Promise<string> {
+/** Saves a screenshot (the full page unless `fullPage: false`, e.g. for an open dialog) as screenshots/<name>.png; returns its path. */
+export async function screenshot(page: Page, name: string, opts: { fullPage?: boolean } = {}): Promise<string> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   const path = new URL(`${name}.png`, SCREENSHOT_DIR).pathname;
-  await page.screenshot({ path, fullPage: true });
+  await page.screenshot({ path, fullPage: opts.fullPage ?? true });
   return path;
 }

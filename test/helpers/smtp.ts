@@ -35,16 +35,26 @@ export interface SmtpSink {
   close(): Promise<void>;
 }
 
-/** Starts an SMTP sink on 127.0.0.1 with a random port. `parse: false` keeps raw messages only (speed). */
-export async function startSmtpSink(opts: { parse?: boolean } = {}): Promise<SmtpSink> {
+/**
+ * Starts an SMTP sink on 127.0.0.1 with a random port. `parse: false` keeps raw messages only (speed).
+ * `auth`: the server offers AUTH PLAIN/LOGIN (over plain text, for tests), accepts only these
+ * credentials (535 otherwise) and refuses mail from sessions that did not log in (530).
+ */
+export async function startSmtpSink(opts: { parse?: boolean; auth?: { user: string; pass: string } } = {}): Promise<SmtpSink> {
   const parse = opts.parse ?? true;
   const messages: ReceivedMail[] = [];
   const waiters: Array<{ n: number; resolve: () => void }> = [];
   const sink: Partial<SmtpSink> = { messages, reject: null, delayMs: 0, refuseConnections: false };
 
+  const auth = opts.auth;
   const server = new SMTPServer({
-    authOptional: true,
+    authOptional: auth === undefined,
     disabledCommands: ['STARTTLS'],
+    ...(auth === undefined ? {} : { allowInsecureAuth: true, authMethods: ['PLAIN', 'LOGIN'] }),
+    onAuth(credentials, _session, callback) {
+      if (auth !== undefined && credentials.username === auth.user && credentials.password === auth.pass) return callback(null, { user: credentials.username });
+      return callback(Object.assign(new Error('invalid credentials (test sink)'), { responseCode: 535 }));
+    },
     logger: false,
     size: 50 * 1024 * 1024,
     onConnect(_session, callback) {

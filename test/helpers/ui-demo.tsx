@@ -10,9 +10,9 @@ import { CsrfField, ErrorSummary, Field, type FormErrors } from '../../src/ui/co
 import { EmptyState, PageHeader, StatTiles, Badge } from '../../src/ui/components/misc.js';
 import { Table } from '../../src/ui/components/table.js';
 import { TabPanel, Tabs } from '../../src/ui/components/tabs.js';
-import { fragment, publicPage, redirect, registerPages, safeNext, view } from '../../src/ui/pages.js';
+import { fragment, page, publicPage, redirect, registerPages, safeNext, view } from '../../src/ui/pages.js';
 import { LoginView, SetupView } from '../../src/ui/views/auth.js';
-import { BadRequestError } from '../../src/errors.js';
+import { BadRequestError, ForbiddenError } from '../../src/errors.js';
 import { makePrincipal } from './ui.js';
 
 interface Row {
@@ -32,9 +32,11 @@ function DemoBody({ csrf, errors, values, tab }: { csrf: string; errors: FormErr
   return (
     <>
       <PageHeader title="Lists" count={ROWS.length}>
+        <button type="button" class="button secondary" hx-get="/admin/kit-demo/echo" hx-target="#echo" data-cy="btn-echo">Check htmx</button>
         <button type="button" class="button secondary" data-open-dialog="demo-dialog">Open dialog</button>
         <a class="button" href="/admin/kit-demo/new" data-cy="btn-new">New list</a>
       </PageHeader>
+      <div id="echo" />
       <StatTiles
         tiles={[
           { label: 'Lists', value: 14, cy: 'lists', details: [{ label: 'Public', value: 9 }, { label: 'Private', value: 5 }] },
@@ -94,6 +96,12 @@ export function demoRoutes(app: FastifyInstance): void {
   app.addHook('preHandler', async (request) => {
     if (request.url.startsWith('/admin/kit-demo')) request.principal = makePrincipal(DEMO_PERMISSIONS);
   });
+  // As the auth hook refuses a page: in onRequest, with the principal known.
+  app.addHook('onRequest', async (request) => {
+    if (request.url !== '/admin/kit-demo/forbidden') return;
+    request.principal = makePrincipal(DEMO_PERMISSIONS);
+    throw new ForbiddenError('permission denied: settings:manage');
+  });
   registerPages(app, [
     publicPage('GET', '/admin/kit-demo', (req, ctx) => {
       const tab = (req.query as { tab?: string }).tab === 'privacy' ? 'privacy' : 'general';
@@ -109,9 +117,12 @@ export function demoRoutes(app: FastifyInstance): void {
     }),
     publicPage('POST', '/admin/kit-demo/delete', () => redirect('/admin/kit-demo', { kind: 'success', key: 'globals.messages.deleted', params: { name: 'Weekly digest' } })),
     publicPage('GET', '/admin/kit-demo/fragment', () => fragment(<p id="frag">Fragment</p>)),
+    publicPage('GET', '/admin/kit-demo/echo', (req) => fragment(<p id="echoed">htmx sent X-CSRF-Token: {String(req.headers['x-csrf-token'])}</p>)),
     publicPage('GET', '/admin/kit-demo/fail', () => {
       throw new BadRequestError('query: not a valid filter');
     }),
+    publicPage('GET', '/admin/kit-demo/forbidden', () => view('never', <p>never</p>)),
+    page('GET', '/admin/kit-private', 'settings:get', (_req, ctx) => view('Private', <p id="who">{ctx.principal.username}</p>)),
     publicPage('GET', '/admin/kit-demo/crash', () => {
       throw new Error('secret internal detail');
     }),

@@ -45,6 +45,7 @@ const EXPECTED: Record<string, [string, string] | null> = {
   'POST /api/templates/preview': null,
   'POST /api/tx': ['tx.send', 'tx'],
   'POST /api/logout': ['sessions.logout', 'sessions'],
+  'POST /admin/logout': ['sessions.logout', 'sessions'],
   // Identity and maintenance routes of issue 16 (listmonk reference §3, §12), named before they land.
   'POST /api/users': ['users.create', 'users'],
   'PUT /api/users/:id': ['users.update', 'users'],

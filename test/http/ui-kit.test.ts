@@ -5,7 +5,7 @@
  * re-rendered with errors beside fields; htmx answers; handler errors as error pages).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../helpers/app.js';
+import { AUTH, buildTestApp, type TestApp } from '../helpers/app.js';
 import { demoRoutes } from '../helpers/ui-demo.js';
 import { ADMIN_CSP } from '../../src/ui/csp.js';
 import { NOTICE_COOKIE } from '../../src/ui/notice.js';
@@ -116,10 +116,31 @@ describe('pages', () => {
     expect(crash.body).not.toContain('secret internal detail');
   });
 
+  it('errors raised before the handler (403 from a hook) are HTML pages too, in the shell', async () => {
+    const res = await get('/admin/kit-demo/forbidden');
+    expect(res.statusCode).toBe(403);
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(res.headers['content-security-policy']).toBe(ADMIN_CSP);
+    expect(res.body).toContain('Not allowed');
+    expect(res.body).toContain('permission denied: settings:manage');
+    expect(res.body).toContain('id="sidebar"');
+  });
+
+  it('a signed-in page declares its permission: without credentials it leads to sign-in, with them it renders', async () => {
+    const route = t.app.routeTable.find((r) => r.url === '/admin/kit-private');
+    expect(route?.public).toBe(false);
+    const anon = await get('/admin/kit-private?x=1');
+    expect(anon.statusCode).toBe(302);
+    expect(anon.headers.location).toBe('/admin/login?next=%2Fadmin%2Fkit-private%3Fx%3D1');
+    const admin = await get('/admin/kit-private', { authorization: AUTH });
+    expect(admin.statusCode).toBe(200);
+    expect(admin.body).toContain('<p id="who">admin</p>');
+  });
+
   it('declares access on every page route', () => {
     const pages = t.app.routeTable.filter((r) => r.url.startsWith('/admin/kit-'));
     expect(pages.length).toBeGreaterThan(0);
-    expect(pages.every((r) => r.public)).toBe(true);
+    expect(pages.filter((r) => !r.public).map((r) => r.url)).toEqual(['/admin/kit-private']);
     expect(t.app.routeTable.find((r) => r.url === '/admin/static/:name')?.public).toBe(true);
   });
 });

@@ -34,6 +34,9 @@ function freshAddress(): string {
   return `10.${(nextAddress >> 16) & 255}.${(nextAddress >> 8) & 255}.${nextAddress & 255}`;
 }
 
+/** True for the admin pages, which redirect to sign-in rather than answer 401 when no credentials come. */
+const isAdminPage = (url: string) => url === '/admin' || url.startsWith('/admin/');
+
 /** The protected routes, CORS's `OPTIONS *` catch-all included. */
 function protectedRoutes() {
   return t.app.routeTable.filter((r) => !r.public);
@@ -58,6 +61,12 @@ describe('every non-public route needs credentials', () => {
           remoteAddress: freshAddress(),
         });
         requests += 1;
+        if (isAdminPage(r.url) && authorization === undefined) {
+          // An admin page without any credentials sends the browser to sign in.
+          expect([302, 303], `${r.method} ${r.url} (none)`).toContain(res.statusCode);
+          expect(String(res.headers.location)).toMatch(/^\/admin\/login\?next=/u);
+          continue;
+        }
         expect(res.statusCode, `${r.method} ${r.url} ${authorization ?? '(none)'}`).toBe(401);
         expect(res.headers['www-authenticate']).toMatch(/^Basic realm="mailroom"/);
         expect(Object.keys(res.json())).toEqual(['message']);
@@ -79,7 +88,8 @@ describe('every non-public route needs credentials', () => {
           requests += 1;
           byStatus.set(res.statusCode, (byStatus.get(res.statusCode) ?? 0) + 1);
           // A NUL may also be refused as such (400), wherever it ends up.
-          const allowed = spelling.same ? [401] : [401, 404, ...(target.includes('%00') ? [400] : [])];
+          const refused = isAdminPage(r.url) && authorization === undefined ? [302, 303] : [401];
+          const allowed = spelling.same ? refused : [...refused, 401, 404, ...(target.includes('%00') ? [400] : [])];
           expect(allowed, `${r.method} ${target} → ${res.statusCode} ${res.body.slice(0, 200)}`).toContain(res.statusCode);
         }),
         { numRuns: 25, seed: SEED, endOnFailure: true },
@@ -130,6 +140,12 @@ describe('every non-public route needs credentials', () => {
         'POST /auth/oidc',
         // load balancers
         'GET /health',
+        // the admin UI's root redirect and its static assets (CSS, JS: no credentials needed)
+        'GET /',
+        'GET /admin/static/:name',
+        // signing in (nobody is signed in yet)
+        'GET /admin/login',
+        'POST /admin/login',
       ].sort(),
     );
   });

@@ -56,6 +56,7 @@ export const ACTION_OVERRIDES: Readonly<Record<string, AuditAction | null>> = {
   'DELETE /api/users/:id/twofa': { action: 'users.disable_twofa', resourceType: 'users' },
   'POST /api/settings/smtp/test': { action: 'settings.test_smtp', resourceType: 'settings' },
   'POST /api/logout': { action: 'sessions.logout', resourceType: 'sessions' },
+  'POST /admin/logout': { action: 'sessions.logout', resourceType: 'sessions' },
 };
 
 /** A URL segment as a name part: lower case, `-` and `.` become `_`. */

@@ -1,7 +1,9 @@
 -- Campaigns (spec 4.7, reference §7). Campaign JSON carries view/click/bounce counts and its lists.
 
 -- name: campaign-query
--- One page of campaigns matching the filters, with the total number of matches in every row.
+-- One page of campaigns matching the filters, with the total number of matches in every row. :scope
+-- (issue 16, src/http/list-scope.ts): only campaigns targeting one of these lists (null: all); probes
+-- campaign_lists_key (campaign_id, list_id).
 SELECT c.id, c.created_at, c.updated_at, c.started_at, c.to_send, c.sent, c.uuid, c.type, c.name, c.subject,
        c.from_email, CASE WHEN :no_body::bool THEN '' ELSE c.body END AS body,
        CASE WHEN :no_body::bool THEN NULL ELSE c.body_source END AS body_source, c.altbody, c.send_at, c.status,
@@ -18,6 +20,8 @@ FROM campaigns c
 WHERE (:search::text = '' OR lower(c.name || ' ' || c.subject) LIKE '%' || :search::text || '%' ESCAPE '\')
   AND (cardinality(:statuses::text[]) = 0 OR c.status = ANY(:statuses::text[]))
   AND c.tags @> :tags::text[]
+  AND (:scope::int[] IS NULL OR EXISTS (
+    SELECT 1 FROM campaign_lists scope_cl WHERE scope_cl.campaign_id = c.id AND scope_cl.list_id = ANY(:scope::int[])))
 ORDER BY %order%
 LIMIT :limit::bigint OFFSET :offset::bigint;
 
@@ -25,7 +29,9 @@ LIMIT :limit::bigint OFFSET :offset::bigint;
 SELECT count(*)::int AS total FROM campaigns c
 WHERE (:search::text = '' OR lower(c.name || ' ' || c.subject) LIKE '%' || :search::text || '%' ESCAPE '\')
   AND (cardinality(:statuses::text[]) = 0 OR c.status = ANY(:statuses::text[]))
-  AND c.tags @> :tags::text[];
+  AND c.tags @> :tags::text[]
+  AND (:scope::int[] IS NULL OR EXISTS (
+    SELECT 1 FROM campaign_lists scope_cl WHERE scope_cl.campaign_id = c.id AND scope_cl.list_id = ANY(:scope::int[])));
 
 -- name: campaign-get
 SELECT c.id, c.created_at, c.updated_at, c.started_at, c.to_send, c.sent, c.uuid, c.type, c.name, c.subject,
@@ -96,6 +102,8 @@ SELECT c.id, c.status, c.to_send, c.sent, c.started_at, c.updated_at,
          c.sent * 60 / greatest(1, extract(epoch FROM now() - c.started_at))::numeric, 2)::float8 END AS net_rate
 FROM campaigns c
 WHERE c.status = 'running' AND (cardinality(:ids::int[]) = 0 OR c.id = ANY(:ids::int[]))
+  AND (:scope::int[] IS NULL OR EXISTS (
+    SELECT 1 FROM campaign_lists scope_cl WHERE scope_cl.campaign_id = c.id AND scope_cl.list_id = ANY(:scope::int[])))
 ORDER BY c.id;
 
 -- name: campaign-subscribers-by-email
@@ -112,6 +120,12 @@ DELETE FROM campaign_lists WHERE campaign_id = :campaign_id;
 INSERT INTO campaign_lists (campaign_id, list_id, list_name)
 SELECT :campaign_id, l.id, l.name FROM lists l WHERE l.id = ANY(:list_ids::int[])
 ON CONFLICT (campaign_id, list_id) DO NOTHING;
+
+-- name: campaign-in-scope
+-- Whether campaign :id targets one of the lists in :scope (listmonk campaign-has-lists); no row when
+-- the campaign does not exist.
+SELECT EXISTS (SELECT 1 FROM campaign_lists cl WHERE cl.campaign_id = c.id AND cl.list_id = ANY(:scope::int[])) AS allowed
+FROM campaigns c WHERE c.id = :id;
 
 -- name: campaign-status-get
 SELECT status, send_at FROM campaigns WHERE id = :id;

@@ -21,16 +21,21 @@ const Q = loadQueries(new URL('./queries.sql', import.meta.url), [
   'campaign-subscribers-by-email',
   'campaign-lists-clear',
   'campaign-lists-add',
+  'campaign-in-scope',
   'campaign-status-get',
   'campaign-status-set',
 ]);
 
-/** Filters of a campaign search. `search` is lower-cased and LIKE-escaped; empty arrays mean "any". */
+/**
+ * Filters of a campaign search. `search` is lower-cased and LIKE-escaped; empty arrays mean "any".
+ * `scope`: only campaigns targeting one of these lists (null: all; src/http/list-scope.ts).
+ */
 export interface CampaignFilter {
   search: string;
   statuses: string[];
   tags: string[];
   no_body: boolean;
+  scope: number[] | null;
 }
 
 /** The stored fields of a campaign (validated), as written on create and update. */
@@ -118,9 +123,20 @@ export class CampaignRepo {
     return (await this.db.run(Q['campaign-delete'], { id })).length > 0;
   }
 
-  /** Progress of the running campaigns among `ids` (every running campaign when empty). */
-  runningStats(ids: number[]): Promise<RunningStat[]> {
-    return this.db.run<RunningStat>(Q['campaign-running-stats'], { ids });
+  /**
+   * Progress of the running campaigns among `ids` (every running campaign when empty), bounded to
+   * those targeting a list of `scope` (null: all).
+   */
+  runningStats(ids: number[], scope: number[] | null = null): Promise<RunningStat[]> {
+    return this.db.run<RunningStat>(Q['campaign-running-stats'], { ids, scope });
+  }
+
+  /**
+   * Whether campaign `id` targets one of the lists in `scope`; null when the campaign does not exist.
+   */
+  async inScope(id: number, scope: number[], q: Queryable = this.db): Promise<boolean | null> {
+    const [row] = await q.run<{ allowed: boolean }>(Q['campaign-in-scope'], { id, scope });
+    return row === undefined ? null : row.allowed;
   }
 
   /** Subscribers with these (normalised) e-mail addresses. */

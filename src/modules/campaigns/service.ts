@@ -5,7 +5,9 @@
  * (src/workers).
  */
 import type { Db } from '../../db/db.js';
-import { BadRequestError, FieldError, NotFoundError } from '../../errors.js';
+import { BadRequestError, FieldError, ForbiddenError, NotFoundError } from '../../errors.js';
+import type { Principal } from '../../http/access.js';
+import { campaignScope, listManageScope, manageableLists } from '../../http/list-scope.js';
 import { pageRequest, sortDirection } from '../../http/pagination.js';
 import type { TemplateRepo } from '../templates/repo.js';
 import { likeTerm } from '../lists/service.js';
@@ -64,27 +66,49 @@ export function storedOf(c: Campaign): StoredCampaign {
 export class CampaignService {
   constructor(private readonly d: CampaignServiceDeps) {}
 
-  /** Searches and pages campaigns (GET /api/campaigns). */
-  async query(q: CampaignQuery) {
+  /**
+   * Throws 403 `Permission denied: campaigns:get|manage` unless `principal` may read (`get`) or change
+   * (`manage`) campaign `id`: with `campaigns:get_all` / `campaigns:manage_all` (or `lists:*_all`), or
+   * when the campaign targets a list its list role grants `list:get` / `list:manage` on (listmonk
+   * checkCampaignPerm; issue 16). An unknown campaign passes (answered 404 later).
+   */
+  async authorize(id: number, need: 'get' | 'manage', principal: Principal | undefined): Promise<void> {
+    const scope = campaignScope(principal, need);
+    if (scope === null) return;
+    if ((await this.d.repo.inScope(id, scope)) === false) throw new ForbiddenError(`Permission denied: campaigns:${need}`);
+  }
+
+  /**
+   * Searches and pages campaigns (GET /api/campaigns): only those `principal` may read (see
+   * {@link authorize}).
+   */
+  async query(q: CampaignQuery, principal?: Principal) {
     const page = pageRequest(q);
     const column = ORDER_COLUMNS[q.order_by ?? 'created_at'] ?? 'c.created_at';
     const dir = sortDirection(q.order, 'DESC');
-    const filter = { search: likeTerm(q.query ?? ''), statuses: q.status ?? [], tags: q.tag ?? [], no_body: q.no_body ?? false };
+    const filter = {
+      search: likeTerm(q.query ?? ''), statuses: q.status ?? [], tags: q.tag ?? [], no_body: q.no_body ?? false, scope: campaignScope(principal, 'get'),
+    };
     const { rows, total } = await this.d.repo.query(filter, `${column} ${dir} NULLS LAST, c.id ${dir}`, page.limit, page.offset);
     return { results: rows, query: q.query ?? '', search: '', total, per_page: page.perPage, page: page.page };
   }
 
-  /** One campaign; NotFoundError when unknown. */
-  async get(id: number): Promise<Campaign> {
+  /** One campaign; 403 when `principal` may not read it, NotFoundError when unknown. */
+  async get(id: number, principal?: Principal): Promise<Campaign> {
+    await this.authorize(id, 'get', principal);
     const c = await this.d.repo.get(id);
     if (c === null) throw new NotFoundError(`campaign ${id} not found`);
     return c;
   }
 
-  /** Validates and creates a campaign in `draft` (spec 4.7; also with `send_at`, like listmonk). */
-  async create(input: CampaignCreate): Promise<Campaign> {
+  /**
+   * Validates and creates a campaign in `draft` (spec 4.7; also with `send_at`, like listmonk). Lists
+   * `principal` may not manage are left out; 403 `Permission denied: lists` when none is left.
+   */
+  async create(input: CampaignCreate, principal?: Principal): Promise<Campaign> {
+    const allowed = input.lists === undefined ? input : { ...input, lists: manageableLists(principal, input.lists) };
     return this.d.db.tx(async (tx) => {
-      const { record, listIds } = await this.d.validator.resolve(input, null, tx);
+      const { record, listIds } = await this.d.validator.resolve(allowed, null, tx);
       const id = await this.d.repo.insert(record, listIds, tx);
       return (await this.d.repo.get(id, tx))!;
     });
@@ -93,9 +117,14 @@ export class CampaignService {
   /**
    * Updates a `draft`, `scheduled` or `paused` campaign (reference §7.4) and answers it. Omitted
    * fields keep their value (lists too). Clearing `send_at` of a scheduled campaign unschedules it
-   * (back to `draft`). 400 in any other status; 404 for an unknown campaign.
+   * (back to `draft`). 400 in any other status; 404 for an unknown campaign. A bounded `principal` needs
+   * manage access (see {@link authorize}); given `lists` are cut down to those it manages, and the
+   * campaign's lists it does not manage stay.
    */
-  async update(id: number, input: CampaignUpdate): Promise<Campaign> {
+  async update(id: number, input: CampaignUpdate, principal?: Principal): Promise<Campaign> {
+    await this.authorize(id, 'manage', principal);
+    const manageable = listManageScope(principal);
+    const given = input.lists === undefined ? undefined : manageableLists(principal, input.lists);
     return this.d.db.tx(async (tx) => {
       const status = await this.d.repo.lock(id, tx);
       if (status === null) throw new NotFoundError(`campaign ${id} not found`);
@@ -103,7 +132,9 @@ export class CampaignService {
         throw new BadRequestError(`status: only draft, scheduled or paused campaigns can be edited; campaign ${id} is "${status}"`);
       }
       const stored = storedOf((await this.d.repo.get(id, tx))!);
-      const { record, listIds } = await this.d.validator.resolve(input, stored, tx);
+      const kept = manageable === null ? [] : stored.listIds.filter((l) => !manageable.includes(l));
+      const allowed = given === undefined ? input : { ...input, lists: [...given, ...kept] };
+      const { record, listIds } = await this.d.validator.resolve(allowed, stored, tx);
       await this.d.repo.update(id, record, listIds, tx);
       return (await this.d.repo.get(id, tx))!;
     });
@@ -111,9 +142,10 @@ export class CampaignService {
 
   /**
    * Deletes a campaign. Only a scheduled campaign that has never started can be deleted (spec part 3
-   * and part 7); any other is a 400 naming its status.
+   * and part 7); any other is a 400 naming its status. 403 when `principal` may not manage it.
    */
-  async remove(id: number): Promise<void> {
+  async remove(id: number, principal?: Principal): Promise<void> {
+    await this.authorize(id, 'manage', principal);
     if (await this.d.repo.deleteScheduled(id)) return;
     const c = await this.get(id);
     throw new BadRequestError(`status: only a scheduled campaign that has not started can be deleted; campaign ${id} is "${c.status}"`);
@@ -121,9 +153,11 @@ export class CampaignService {
 
   /**
    * Sets the public-archive settings (any status, reference §7.10) and answers them: `archive_slug`
-   * slugified (409 when another campaign uses it), `archive_template_id` a campaign template.
+   * slugified (409 when another campaign uses it), `archive_template_id` a campaign template. 403 when
+   * `principal` may not manage the campaign.
    */
-  async setArchive(id: number, input: CampaignArchiveBody): Promise<CampaignArchive> {
+  async setArchive(id: number, input: CampaignArchiveBody, principal?: Principal): Promise<CampaignArchive> {
+    await this.authorize(id, 'manage', principal);
     const c = await this.get(id);
     const next: CampaignArchive = {
       archive: input.archive ?? c.archive,
@@ -141,16 +175,21 @@ export class CampaignService {
     return saved;
   }
 
-  /** Progress of running campaigns: the requested ones that are running, or all running ones. */
-  runningStats(ids: number[]): Promise<RunningStat[]> {
-    return this.d.repo.runningStats([...new Set(ids)]);
+  /**
+   * Progress of running campaigns: the requested ones that are running, or all running ones; only
+   * those `principal` may read.
+   */
+  runningStats(ids: number[], principal?: Principal): Promise<RunningStat[]> {
+    return this.d.repo.runningStats([...new Set(ids)], campaignScope(principal, 'get'));
   }
 
   /**
    * Moves a campaign along the status table of spec part 3 and answers it re-read. 400 naming the
-   * current and requested status for any other move; 404 for an unknown campaign.
+   * current and requested status for any other move; 404 for an unknown campaign; 403 when
+   * `principal` may not manage it.
    */
-  async setStatus(id: number, to: RequestableStatus): Promise<Campaign> {
+  async setStatus(id: number, to: RequestableStatus, principal?: Principal): Promise<Campaign> {
+    await this.authorize(id, 'manage', principal);
     for (let attempt = 0; attempt < 3; attempt++) {
       const current = await this.d.repo.status(id);
       if (current === null) throw new NotFoundError(`campaign ${id} not found`);

@@ -54,6 +54,23 @@ export class Metrics {
   }
 
   /**
+   * Exposes the log-line writer's counts (src/modules/logs/writer.ts): `mailroom_log_lines_written_total`
+   * and `mailroom_log_lines_dropped_total` (lines lost because the database could not take them in time).
+   */
+  logLines(counts: { readonly written: number; readonly dropped: number }): void {
+    const counter = (name: string, help: string, read: () => number) =>
+      new Counter({
+        name, help, registers: [this.registry],
+        collect() {
+          this.reset();
+          this.inc(read());
+        },
+      });
+    counter('mailroom_log_lines_written_total', 'Log lines written to the database (GET /api/logs)', () => counts.written);
+    counter('mailroom_log_lines_dropped_total', 'Log lines dropped because the database could not be written in time (queue full)', () => counts.dropped);
+  }
+
+  /**
    * Exposes the progress of running and paused campaigns (`mailroom_campaign_sent`,
    * `mailroom_campaign_to_send`), read from the database at scrape time so every instance reports the
    * same, exact figures.

@@ -9,6 +9,7 @@ import { rm } from 'node:fs/promises';
 import type { FastifyRequest } from 'fastify';
 import { AppError, BadRequestError, ConflictError, FieldError } from '../../errors.js';
 import { parseJsonDocument } from '../../http/json-body.js';
+import { manageableLists } from '../../http/list-scope.js';
 import { describeValidation } from '../../http/error-handler.js';
 import { validatorCompiler } from '../../http/validation.js';
 import { formatBytes } from '../../util/bytes.js';
@@ -105,7 +106,9 @@ export class ImportService {
 
   /**
    * Starts an import from the request. Throws ConflictError (409) while one is running, FieldError
-   * (400) for bad params, file or lists, PayloadTooLargeError (413) past `import.max_file_size`.
+   * (400) for bad params, file or lists, PayloadTooLargeError (413) past `import.max_file_size`,
+   * ForbiddenError (403 `Permission denied: lists`) when lists were given and the request's principal
+   * manages none of them (lists it does not manage are left out; issue 16).
    */
   async start(request: FastifyRequest): Promise<ImportStatus> {
     const active = await this.status();
@@ -119,7 +122,8 @@ export class ImportService {
       const delimiter = params.delim ?? ',';
       const source = await identify(path, received.filename, maxBytes);
       await readHeader(source, delimiter, maxBytes);
-      const listIds = [...new Set(params.lists ?? [])];
+      // Only lists the user manages (listmonk ImportSubscribers; 403 `Permission denied: lists` when none).
+      const listIds = manageableLists(request.principal, [...new Set(params.lists ?? [])]);
       const found = await this.d.repo.existingLists(listIds);
       const missing = listIds.filter((id) => !found.includes(id));
       if (missing.length > 0) throw new FieldError('params.lists', `unknown list id(s): ${missing.join(', ')}`);

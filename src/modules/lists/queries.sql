@@ -1,7 +1,8 @@
 -- Lists and their maintained subscription counts (list_subscriber_counts, kept by triggers).
 
 -- name: list-query
--- One page of lists matching the filters, with the total count of matches in every row.
+-- One page of lists matching the filters, with the total count of matches in every row. :scope is the
+-- ids of the lists the user may read (null: all; src/http/list-scope.ts).
 SELECT l.id, l.created_at, l.updated_at, l.uuid, l.name, l.type, l.optin, l.status, l.tags, l.description,
        coalesce(c.total, 0)::int AS subscriber_count, coalesce(c.statuses, '{}'::jsonb) AS subscriber_statuses,
        count(*) OVER ()::int AS total
@@ -15,6 +16,7 @@ WHERE (:search::text = '' OR lower(l.name) LIKE '%' || :search::text || '%' ESCA
   AND (:optin::text = '' OR l.optin = :optin::text)
   AND (:status::text = '' OR l.status = :status::text)
   AND l.tags @> :tags::text[]
+  AND (:scope::int[] IS NULL OR l.id = ANY(:scope::int[]))
 ORDER BY %order%
 LIMIT :limit::bigint OFFSET :offset::bigint;
 
@@ -25,7 +27,8 @@ WHERE (:search::text = '' OR lower(l.name) LIKE '%' || :search::text || '%' ESCA
   AND (:type::text = '' OR l.type = :type::text)
   AND (:optin::text = '' OR l.optin = :optin::text)
   AND (:status::text = '' OR l.status = :status::text)
-  AND l.tags @> :tags::text[];
+  AND l.tags @> :tags::text[]
+  AND (:scope::int[] IS NULL OR l.id = ANY(:scope::int[]));
 
 -- name: list-get
 SELECT l.id, l.created_at, l.updated_at, l.uuid, l.name, l.type, l.optin, l.status, l.tags, l.description,

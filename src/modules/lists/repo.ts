@@ -15,13 +15,17 @@ const Q = loadQueries(new URL('./queries.sql', import.meta.url), [
   'list-get-many',
 ]);
 
-/** Filters of a list search. Empty strings mean "any". `search` is lower-cased and LIKE-escaped. */
+/**
+ * Filters of a list search. Empty strings mean "any". `search` is lower-cased and LIKE-escaped.
+ * `scope`: only these list ids (the lists the user may read; null for all, src/http/list-scope.ts).
+ */
 export interface ListFilter {
   search: string;
   type: string;
   optin: string;
   status: string;
   tags: string[];
+  scope: number[] | null;
 }
 
 /** Fields of a new list. */

@@ -20,14 +20,14 @@ export function listRoutes(app: App, lists: ListService): void {
   app.get('/api/lists', {
     config: { permission: 'authenticated' },
     schema: { tags, summary: 'Search and page lists', querystring: ListQuery, response: { 200: Envelope(Page(List)), ...errorResponses } },
-  }, async (req) => ({ data: await lists.query(req.query) }));
+  }, async (req) => ({ data: await lists.query(req.query, req.principal) }));
 
   app.get('/api/lists/:id', {
     config: { permission: 'authenticated' },
     schema: { tags, summary: 'Get one list', params: IdParams, response: { 200: Envelope(List), ...errorResponses } },
   }, async (req) => {
     requireLists(req.principal, 'list:get', [req.params.id]);
-    return { data: await lists.get(req.params.id) };
+    return { data: await lists.get(req.params.id, req.principal) };
   });
 
   app.post('/api/lists', {
@@ -41,7 +41,7 @@ export function listRoutes(app: App, lists: ListService): void {
     schema: { tags, summary: 'Update a list (JSON or multipart form)', params: IdParams, body: ListUpdate, response: { 200: Envelope(List), ...errorResponses } },
   }, async (req) => {
     requireLists(req.principal, 'list:manage', [req.params.id]);
-    return { data: await lists.update(req.params.id, req.body) };
+    return { data: await lists.update(req.params.id, req.body, req.principal) };
   });
 
   app.delete('/api/lists/:id', {
@@ -49,7 +49,7 @@ export function listRoutes(app: App, lists: ListService): void {
     schema: { tags, summary: 'Delete a list', params: IdParams, response: { 200: TrueEnvelope, ...errorResponses } },
   }, async (req) => {
     requireLists(req.principal, 'list:manage', [req.params.id]);
-    await lists.delete(req.params.id);
+    await lists.delete(req.params.id, req.principal);
     return { data: true as const };
   });
 
@@ -58,7 +58,7 @@ export function listRoutes(app: App, lists: ListService): void {
     schema: { tags, summary: 'Delete several lists (?id=1&id=2)', querystring: ListDeleteQuery, response: { 200: TrueEnvelope, ...errorResponses } },
   }, async (req) => {
     requireLists(req.principal, 'list:manage', req.query.id);
-    await lists.deleteMany(req.query.id);
+    await lists.deleteMany(req.query.id, req.principal);
     return { data: true as const };
   });
 }

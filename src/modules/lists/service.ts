@@ -5,6 +5,8 @@
 import { FieldError, NotFoundError } from '../../errors.js';
 import { pageRequest, pageResult, sortDirection } from '../../http/pagination.js';
 import type { Queryable } from '../../db/db.js';
+import type { Principal } from '../../http/access.js';
+import { listReadScope, requireListAccess } from '../../http/list-scope.js';
 import type { ListRepo } from './repo.js';
 import type { List, ListCreate, ListQuery, ListUpdate } from './schemas.js';
 
@@ -66,14 +68,18 @@ export class ListService {
     private readonly deletion: ListDeletionHooks = { pauseCampaigns: async () => [], onPaused: () => undefined },
   ) {}
 
-  /** Searches lists by name and filters, paginated (GET /api/lists). */
-  async query(q: ListQuery) {
+  /**
+   * Searches lists by name and filters, paginated (GET /api/lists): only the lists `principal` may
+   * read (all without one, or with `lists:get_all` / `lists:manage_all`; listmonk GetPermittedLists).
+   */
+  async query(q: ListQuery, principal?: Principal) {
     const filter = {
       search: likeTerm(q.query ?? ''),
       type: q.type ?? '',
       optin: q.optin ?? '',
       status: q.status ?? '',
       tags: q.tag ?? [],
+      scope: listReadScope(principal),
     };
     if (q.minimal === true) {
       const { rows, total } = await this.repo.query(filter, 'l.id ASC', null, 0);
@@ -86,8 +92,12 @@ export class ListService {
     return pageResult(rows, total, page);
   }
 
-  /** One list; NotFoundError when unknown. */
-  async get(id: number): Promise<List> {
+  /**
+   * One list; ForbiddenError (403 `permission denied`) when `principal` may not read it (checked first,
+   * as listmonk's HasListPerm), NotFoundError when unknown.
+   */
+  async get(id: number, principal?: Principal): Promise<List> {
+    requireListAccess(principal, 'list:get', [id]);
     const list = await this.repo.get(id);
     if (list === null) throw new NotFoundError(`list ${id} not found`);
     return list;
@@ -106,8 +116,12 @@ export class ListService {
     return this.get(id);
   }
 
-  /** Updates the fields given; omitted fields keep their values. NotFoundError when unknown. */
-  async update(id: number, input: ListUpdate): Promise<List> {
+  /**
+   * Updates the fields given; omitted fields keep their values. ForbiddenError without `list:manage`
+   * on it (or `lists:manage_all`); NotFoundError when unknown.
+   */
+  async update(id: number, input: ListUpdate, principal?: Principal): Promise<List> {
+    requireListAccess(principal, 'list:manage', [id]);
     const fields = {
       ...input,
       name: input.name === undefined ? null : listName(input.name),
@@ -119,15 +133,21 @@ export class ListService {
 
   /**
    * Deletes one list; NotFoundError when unknown (listmonk answers true regardless). Running campaigns
-   * sending to it are paused with a reason naming it (see {@link ListDeletionHooks}).
+   * sending to it are paused with a reason naming it (see {@link ListDeletionHooks}). ForbiddenError
+   * without `list:manage` on it (or `lists:manage_all`).
    */
-  async delete(id: number): Promise<void> {
+  async delete(id: number, principal?: Principal): Promise<void> {
+    requireListAccess(principal, 'list:manage', [id]);
     const deleted = await this.deleteLists([id]);
     if (deleted === 0) throw new NotFoundError(`list ${id} not found`);
   }
 
-  /** Deletes several lists by id; unknown ids are ignored. Returns how many were deleted. */
-  async deleteMany(ids: number[]): Promise<number> {
+  /**
+   * Deletes several lists by id; unknown ids are ignored. Returns how many were deleted. ForbiddenError
+   * (nothing deleted) when `principal` may not manage one of them (listmonk DeleteLists).
+   */
+  async deleteMany(ids: number[], principal?: Principal): Promise<number> {
+    requireListAccess(principal, 'list:manage', ids);
     return this.deleteLists(ids);
   }
 

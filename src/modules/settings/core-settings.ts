@@ -89,6 +89,13 @@ export function checkSmtpServers(servers: SmtpServer[]): string | null {
   return null;
 }
 
+/**
+ * The SMTP block fields that say where and how a password travels (issue 14 finding 1): a password sent
+ * back masked is taken from the stored block only while none of them changed. The settings write and
+ * the SMTP test (smtp-test.ts) apply the same rule.
+ */
+export const SMTP_SECRET_DESTINATION = ['host', 'port', 'username', 'tls_type', 'tls_skip_verify'] as const satisfies ReadonlyArray<keyof SmtpServer>;
+
 /** Core setting declarations, with defaults seeded from `config`. */
 export function coreSettings(config: Config) {
   return {
@@ -154,7 +161,7 @@ export function coreSettings(config: Config) {
       description: 'SMTP servers; the enabled ones form the `email` messenger.',
       // Where and how the password travels: a stored one is kept only while these stay the same.
       ...passwordBlocks<SmtpServer>({
-        destination: ['host', 'port', 'username', 'tls_type', 'tls_skip_verify'],
+        destination: SMTP_SECRET_DESTINATION,
         unused: (b) => b.auth_protocol === 'none',
       }),
       check: checkSmtpServers,

@@ -5,6 +5,8 @@
  * the answer starts, so a refused `query` is still a 400.
  */
 import { Readable } from 'node:stream';
+import type { Principal } from '../../http/access.js';
+import { subscriberScope } from '../../http/list-scope.js';
 import type { SubscriberFilter, SubscriberFinder } from './filter.js';
 import type { SubscriberRow } from './repo.js';
 import type { SubscriberExportQuery } from './schemas.js';
@@ -35,9 +37,14 @@ export class SubscriberCsvExporter {
     private readonly batchSize: () => number,
   ) {}
 
-  /** Validates the filter, reads the first batch, and returns the CSV stream. Throws on a refused filter. */
-  async open(q: SubscriberExportQuery): Promise<Readable> {
-    const filter = await this.finder.prepare({ query: q.query, search: q.search, listIds: q.list_id, subscriptionStatus: q.subscription_status, ids: q.id });
+  /**
+   * Validates the filter, reads the first batch, and returns the CSV stream. Throws on a refused filter.
+   * Only subscribers `principal` may see are exported (issue 16).
+   */
+  async open(q: SubscriberExportQuery, principal?: Principal): Promise<Readable> {
+    const filter = await this.finder.prepare({
+      query: q.query, search: q.search, listIds: q.list_id, subscriptionStatus: q.subscription_status, ids: q.id, scope: subscriberScope(principal),
+    });
     const size = Math.max(1, this.batchSize());
     const first = await this.finder.batch(filter, 0, size);
     return Readable.from(this.lines(filter, first, size), { objectMode: false });

@@ -41,6 +41,11 @@ export interface FilterInput {
   subscriptionStatus?: string | undefined;
   /** Only these subscribers (CSV export by id); empty or absent for any. */
   ids?: number[] | undefined;
+  /**
+   * Only subscribers with a membership of one of these lists: those the user may see
+   * (src/http/list-scope.ts `subscriberScope`); null or absent for no bound, empty for none.
+   */
+  scope?: number[] | null | undefined;
 }
 
 /** A validated filter, ready to run. */
@@ -76,11 +81,26 @@ export class SubscriberFinder {
   /**
    * Validates a filter: compiles `query` (QueryRefusedError, a 400 naming `query`, when refused).
    * `subscription_status` applies only together with lists (reference §4.2).
+   *
+   * A `scope` (the lists a user may see, issue 16) becomes the statements' list filter, as listmonk's
+   * GetPermittedListIDs makes it the `list_id` filter: given list ids are cut down to the scope, and
+   * without any the scope itself is the filter; an empty result is id -1 (nothing matches). The
+   * expression is still compiled for the lists the request gave: compiled without a list filter it
+   * names only `subscribers` columns (qualified), so inside the membership EXISTS it means the same
+   * (EXISTS(m: in scope AND P(s)) = EXISTS(m: in scope) AND P(s)). The EXISTS is a semi-join on
+   * subscriber_lists (primary key or subscriber_lists_list_idx), and a scope of one list keeps the
+   * maintained total.
    */
   async prepare(input: FilterInput): Promise<SubscriberFilter> {
-    const listIds = [...new Set(input.listIds ?? [])];
-    const compiled = await compileSubscriberQuery(input.query ?? '', { listFilter: listIds.length > 0, limits: limitsForStore(this.db.kind) });
+    const given = [...new Set(input.listIds ?? [])];
+    const compiled = await compileSubscriberQuery(input.query ?? '', { listFilter: given.length > 0, limits: limitsForStore(this.db.kind) });
     const searchText = (input.search ?? '').trim();
+    const scope = input.scope ?? null;
+    let listIds = given;
+    if (scope !== null) {
+      listIds = given.length > 0 ? given.filter((id) => scope.includes(id)) : [...scope];
+      if (listIds.length === 0) listIds = [-1];
+    }
     return {
       compiled,
       queryText: compiled?.text ?? '',
@@ -88,7 +108,7 @@ export class SubscriberFinder {
       params: {
         search: likeTerm(searchText),
         list_ids: listIds,
-        subscription_status: listIds.length > 0 ? (input.subscriptionStatus ?? '') : '',
+        subscription_status: given.length > 0 ? (input.subscriptionStatus ?? '') : '',
         ids: [...new Set(input.ids ?? [])],
       },
     };

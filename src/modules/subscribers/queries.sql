@@ -41,10 +41,13 @@ RETURNING list_id, status;
 -- Full replacement of one subscriber's memberships (PUT/PATCH with `lists`, reference §4.4): memberships
 -- on other lists are deleted; new ones get :status; existing `confirmed` and `unsubscribed` ones keep
 -- their status unless :status is `unsubscribed` (blocklisted subscriber); `unconfirmed` ones take
--- :status. Returns the memberships written (inserted or changed).
+-- :status. Returns the memberships written (inserted or changed). :manageable (null: all) bounds the
+-- deletion to the lists the user may manage: memberships of other lists stay (listmonk
+-- UpdateSubscriberWithLists with permitted lists, issue 16).
 WITH removed AS (
   DELETE FROM subscriber_lists
   WHERE subscriber_id = :subscriber_id AND NOT (list_id = ANY(:list_ids::int[]))
+    AND (:manageable::int[] IS NULL OR list_id = ANY(:manageable::int[]))
 )
 INSERT INTO subscriber_lists AS sl (subscriber_id, list_id, status)
 SELECT :subscriber_id, l.id, :status::text FROM lists l WHERE l.id = ANY(:list_ids::int[]) ORDER BY l.id
@@ -93,6 +96,14 @@ SELECT id FROM target;
 -- name: subscriber-ids-existing
 -- The ids among :ids that exist.
 SELECT id FROM subscribers WHERE id = ANY(:ids::int[]) ORDER BY id;
+
+-- name: subscriber-ids-outside-scope
+-- The ids among :ids of subscribers the user may not see: existing, without a membership of any list
+-- in :scope (listmonk hasSubPerm / HasSubscriberLists). One primary-key probe per id.
+SELECT s.id FROM subscribers s
+WHERE s.id = ANY(:ids::int[])
+  AND NOT EXISTS (SELECT 1 FROM subscriber_lists sl WHERE sl.subscriber_id = s.id AND sl.list_id = ANY(:scope::int[]))
+ORDER BY s.id;
 
 -- name: subscriber-delete
 DELETE FROM subscribers WHERE id = ANY(:ids::int[]) RETURNING id;

@@ -23,6 +23,7 @@ const Q = loadQueries(new URL('./queries.sql', import.meta.url), [
   'subscriptions-unsubscribe',
   'subscribers-blocklist',
   'subscriber-ids-existing',
+  'subscriber-ids-outside-scope',
   'subscriber-delete',
   'subscriber-optin-lists',
   'export-subscriptions',
@@ -129,9 +130,12 @@ export class SubscriberRepo {
     return q.run<WrittenMembership>(Q['subscription-add'], { subscriber_id: subscriberId, list_ids: listIds, status });
   }
 
-  /** Replaces one subscriber's memberships (see `subscriptions-replace`); returns those written. */
-  replaceSubscriptions(subscriberId: number, listIds: number[], status: string, q: Queryable): Promise<WrittenMembership[]> {
-    return q.run<WrittenMembership>(Q['subscriptions-replace'], { subscriber_id: subscriberId, list_ids: listIds, status });
+  /**
+   * Replaces one subscriber's memberships (see `subscriptions-replace`); returns those written.
+   * `manageable`: only memberships of these lists may be removed (null: any).
+   */
+  replaceSubscriptions(subscriberId: number, listIds: number[], status: string, q: Queryable, manageable: number[] | null = null): Promise<WrittenMembership[]> {
+    return q.run<WrittenMembership>(Q['subscriptions-replace'], { subscriber_id: subscriberId, list_ids: listIds, status, manageable });
   }
 
   /** `add`: upserts memberships of `ids` × `listIds` with `status`; returns those written. */
@@ -162,6 +166,16 @@ export class SubscriberRepo {
   async existing(ids: number[], q: Queryable = this.db): Promise<number[]> {
     const out: number[] = [];
     for (const part of chunks(ids)) out.push(...(await q.run<{ id: number }>(Q['subscriber-ids-existing'], { ids: part })).map((r) => r.id));
+    return out;
+  }
+
+  /**
+   * The ids among `ids` of existing subscribers without a membership of any list in `scope`
+   * (ascending): those a user bounded by `scope` may not see or change.
+   */
+  async outsideScope(ids: number[], scope: number[], q: Queryable = this.db): Promise<number[]> {
+    const out: number[] = [];
+    for (const part of chunks(ids)) out.push(...(await q.run<{ id: number }>(Q['subscriber-ids-outside-scope'], { ids: part, scope })).map((r) => r.id));
     return out;
   }
 

@@ -40,6 +40,8 @@ export const Membership = Type.Object({
   tags: Type.Array(Type.String()),
   created_at: Timestamp,
   updated_at: Timestamp,
+  /** Present (true) when the reader may not read this list: its name is then `*Unknown` (issue 16, reference §3.2). */
+  restricted: Type.Optional(Type.Boolean()),
 });
 export type Membership = Static<typeof Membership>;
 

@@ -6,7 +6,9 @@
  * update leaves `unconfirmed` on double opt-in lists trigger the opt-in e-mail. Bulk changes: bulk.ts.
  */
 import type { Db, Queryable } from '../../db/db.js';
-import { FieldError, NotFoundError } from '../../errors.js';
+import { FieldError, ForbiddenError, NotFoundError } from '../../errors.js';
+import type { Principal } from '../../http/access.js';
+import { listManageScope, manageableLists, maskMemberships, subscriberScope } from '../../http/list-scope.js';
 import { pageRequest, sortDirection } from '../../http/pagination.js';
 import type { PageSink } from '../../http/streamed-page.js';
 import { nameFromEmail, parseEmail } from '../../mail/address.js';
@@ -94,6 +96,23 @@ export function needsOptin(written: WrittenMembership[], lists: ListRef[]): bool
   return written.some((m) => m.status === 'unconfirmed' && doubles.has(m.list_id));
 }
 
+/**
+ * Throws 403 `Permission denied: subscriber: <id>` when `principal` may not see one of the subscribers
+ * `ids`: it lacks `subscribers:get_all` (and `lists:*_all`) and the subscriber has no membership of a
+ * list its list role grants (listmonk hasSubPerm). Unknown ids pass (answered 404 or ignored later).
+ */
+export async function requireSubscribers(repo: SubscriberRepo, principal: Principal | undefined, ids: number[], q?: Queryable): Promise<void> {
+  const scope = subscriberScope(principal);
+  if (scope === null || ids.length === 0) return;
+  const [denied] = await repo.outsideScope([...new Set(ids)], scope, q);
+  if (denied !== undefined) throw new ForbiddenError(`Permission denied: subscriber: ${denied}`);
+}
+
+/** `sub` with the memberships `principal` may not read masked (src/http/list-scope.ts maskMemberships). */
+export function masked(sub: Subscriber, principal: Principal | undefined): Subscriber {
+  return principal === undefined ? sub : { ...sub, lists: maskMemberships(principal, sub.lists) };
+}
+
 /** What the subscriber service needs besides its repositories. */
 export interface SubscriberServiceDeps {
   db: Db;
@@ -131,8 +150,9 @@ export class SubscriberService {
    * {@link STREAM_BATCH_ROWS}) at a time, so any page size, `all` included, keeps memory flat (issue 14 finding 9, issue 15 item 4).
    * `sink.start` gets `{query, search, total, per_page, page}` once the total and the first batch are
    * read: a refused `query` (400) or any earlier failure is thrown before the answer begins.
+   * Bounded to the subscribers `principal` may see, with memberships it may not read masked (issue 16).
    */
-  async stream(q: SubscriberQuery, sink: PageSink<Subscriber, SubscriberPageMeta>, listId?: number): Promise<void> {
+  async stream(q: SubscriberQuery, sink: PageSink<Subscriber, SubscriberPageMeta>, listId?: number, principal?: Principal): Promise<void> {
     const page = pageRequest(q);
     const column = ORDER_COLUMNS[q.order_by ?? 'id'] ?? 'subscribers.id';
     const dir = sortDirection(q.order, 'DESC');
@@ -142,11 +162,12 @@ export class SubscriberService {
       search: q.search,
       listIds: listId === undefined ? q.list_id : [listId],
       subscriptionStatus: q.subscription_status,
+      scope: subscriberScope(principal),
     });
     let started = false;
     const batchRows = Math.max(1, this.deps.batchRows?.() ?? STREAM_BATCH_ROWS);
     await this.deps.finder.scan(filter, order, page.limit, page.offset, batchRows, async (rows, total, tx) => {
-      const results = await this.repo.withMemberships(rows, tx);
+      const results = (await this.repo.withMemberships(rows, tx)).map((sub) => masked(sub, principal));
       if (!started) {
         started = true;
         sink.start({ query: filter.queryText, search: filter.searchText, total, per_page: page.perPage, page: page.page });
@@ -155,27 +176,40 @@ export class SubscriberService {
     });
   }
 
-  /** {@link stream} for the subscribers of list `listId`; NotFoundError for an unknown list. */
-  async streamList(listId: number, q: SubscriberQuery, sink: PageSink<Subscriber, SubscriberPageMeta>): Promise<void> {
+  /**
+   * {@link stream} for the subscribers of list `listId`; 403 `permission denied` when `principal` may
+   * not see that list's subscribers, NotFoundError for an unknown list.
+   */
+  async streamList(listId: number, q: SubscriberQuery, sink: PageSink<Subscriber, SubscriberPageMeta>, principal?: Principal): Promise<void> {
+    const scope = subscriberScope(principal);
+    if (scope !== null && !scope.includes(listId)) throw new ForbiddenError('permission denied');
     if ((await this.deps.lists.getMany([listId], this.db)).length === 0) throw new NotFoundError(`list ${listId} not found`);
-    return this.stream(q, sink, listId);
+    return this.stream(q, sink, listId, principal);
   }
 
-  /** One subscriber with memberships; NotFoundError when unknown. */
-  async get(id: number): Promise<Subscriber> {
+  /**
+   * One subscriber with memberships (those `principal` may not read masked); 403 when it may not see
+   * the subscriber (see {@link requireSubscribers}), NotFoundError when unknown.
+   */
+  async get(id: number, principal?: Principal): Promise<Subscriber> {
+    await requireSubscribers(this.repo, principal, [id]);
     const sub = await this.repo.get(id);
     if (sub === null) throw new NotFoundError(`subscriber ${id} not found`);
-    return sub;
+    return masked(sub, principal);
   }
 
-  /** Creates a subscriber and its memberships in one transaction; answers `lists` as ids (spec 4.1). */
-  async create(input: SubscriberCreate): Promise<CreatedSubscriber> {
+  /**
+   * Creates a subscriber and its memberships in one transaction; answers `lists` as ids (spec 4.1).
+   * Lists `principal` may not manage are left out; 403 `Permission denied: lists` when lists were given
+   * and none is manageable (reference §4.3).
+   */
+  async create(input: SubscriberCreate, principal?: Principal): Promise<CreatedSubscriber> {
     const email = validEmail(input.email);
     checkDomain(email, this.domains());
     const name = validName(input.name, email);
     const attribs = validAttribs(input.attribs);
     const status = input.status ?? 'enabled';
-    const listIds = [...new Set(input.lists ?? [])];
+    const listIds = manageableLists(principal, [...new Set(input.lists ?? [])]);
     const { row, written, lists } = await txWithRetry(this.db, async (tx) => {
       const lists = await knownLists(this.deps.lists, listIds, 'lists', tx);
       const row = await this.repo.insert({ email, name, attribs, status }, tx);
@@ -189,27 +223,32 @@ export class SubscriberService {
   /**
    * Full replacement (PUT, spec 4.1, reference §4.4): omitted `lists` removes every membership, omitted
    * `attribs` clears them, a blank `name` or omitted `status` keeps the stored one; `unsubscribed` and
-   * `confirmed` memberships keep their status. Answers the subscriber as GET does.
+   * `confirmed` memberships keep their status. Answers the subscriber as GET does. With a bounded
+   * `principal` (issue 16, reference §4.4): 403 unless it may see the subscriber; only lists it manages
+   * are added, and memberships of other lists are kept.
    */
-  async update(id: number, input: SubscriberUpdate): Promise<Subscriber> {
+  async update(id: number, input: SubscriberUpdate, principal?: Principal): Promise<Subscriber> {
     const email = validEmail(input.email);
     const attribs = validAttribs(input.attribs);
-    const listIds = [...new Set(input.lists ?? [])];
-    return this.write(id, async (current, tx) => {
+    const listIds = manageableLists(principal, [...new Set(input.lists ?? [])]);
+    return this.write(id, principal, async (current, tx) => {
       if (email !== current.email) checkDomain(email, this.domains());
       const lists = await knownLists(this.deps.lists, listIds, 'lists', tx);
       const status = input.status ?? current.status;
       const name = (input.name ?? '').trim() === '' ? current.name : validName(input.name, email);
       await this.repo.update(id, { email, name, attribs, status }, tx);
-      const written = await this.repo.replaceSubscriptions(id, listIds, membershipStatus(status, input.preconfirm_subscriptions), tx);
+      const written = await this.repo.replaceSubscriptions(id, listIds, membershipStatus(status, input.preconfirm_subscriptions), tx, listManageScope(principal));
       return { status, written, lists };
     });
   }
 
-  /** Partial update (PATCH, listmonk v6.1): only the fields sent change; `attribs` are merged (top-level keys). */
-  async patch(id: number, input: SubscriberPatch): Promise<Subscriber> {
-    const listIds = input.lists === undefined ? null : [...new Set(input.lists)];
-    return this.write(id, async (current, tx) => {
+  /**
+   * Partial update (PATCH, listmonk v6.1): only the fields sent change; `attribs` are merged (top-level
+   * keys). Bounded as {@link update}.
+   */
+  async patch(id: number, input: SubscriberPatch, principal?: Principal): Promise<Subscriber> {
+    const listIds = input.lists === undefined ? null : manageableLists(principal, [...new Set(input.lists)]);
+    return this.write(id, principal, async (current, tx) => {
       const email = input.email === undefined ? current.email : validEmail(input.email);
       if (email !== current.email) checkDomain(email, this.domains());
       const name = (input.name ?? '').trim() === '' ? current.name : validName(input.name, email);
@@ -217,7 +256,7 @@ export class SubscriberService {
       const status = input.status ?? current.status;
       const lists = listIds === null ? [] : await knownLists(this.deps.lists, listIds, 'lists', tx);
       await this.repo.update(id, { email, name, attribs, status }, tx);
-      const written = listIds === null ? [] : await this.repo.replaceSubscriptions(id, listIds, membershipStatus(status, input.preconfirm_subscriptions), tx);
+      const written = listIds === null ? [] : await this.repo.replaceSubscriptions(id, listIds, membershipStatus(status, input.preconfirm_subscriptions), tx, listManageScope(principal));
       return { status, written, lists };
     });
   }
@@ -225,48 +264,59 @@ export class SubscriberService {
   /**
    * Runs an update of subscriber `id` in one transaction (row locked; NotFoundError when unknown);
    * a blocklisted result unsubscribes every membership; then queues the opt-in e-mail when needed
-   * and answers the subscriber as GET does.
+   * and answers the subscriber as GET does (masked for `principal`). 403 when `principal` may not see it.
    */
   private async write(
     id: number,
+    principal: Principal | undefined,
     fn: (current: SubscriberRow, tx: Queryable) => Promise<{ status: string; written: WrittenMembership[]; lists: ListRef[] }>,
   ): Promise<Subscriber> {
     const result = await txWithRetry(this.db, async (tx) => {
       const current = await this.repo.lock(id, tx);
       if (current === null) throw new NotFoundError(`subscriber ${id} not found`);
+      await requireSubscribers(this.repo, principal, [id], tx);
       const out = await fn(current, tx);
       if (out.status === 'blocklisted') await this.repo.blocklist([id], tx);
       return out;
     });
     if (result.status !== 'blocklisted' && needsOptin(result.written, result.lists)) this.deps.requestOptin(id);
-    return this.get(id);
+    const sub = await this.repo.get(id);
+    if (sub === null) throw new NotFoundError(`subscriber ${id} not found`);
+    return masked(sub, principal);
   }
 
-  /** Deletes one subscriber; NotFoundError when unknown. */
-  async delete(id: number): Promise<void> {
+  /** Deletes one subscriber; 403 when `principal` may not see it, NotFoundError when unknown. */
+  async delete(id: number, principal?: Principal): Promise<void> {
+    await requireSubscribers(this.repo, principal, [id]);
     if ((await txWithRetry(this.db, (tx) => this.repo.delete([id], tx))).length === 0) throw new NotFoundError(`subscriber ${id} not found`);
   }
 
-  /** Deletes several subscribers by id in one transaction; unknown ids are ignored. */
-  async deleteMany(ids: number[]): Promise<number> {
+  /**
+   * Deletes several subscribers by id in one transaction; unknown ids are ignored. 403 (nothing
+   * deleted) when `principal` may not see one of them.
+   */
+  async deleteMany(ids: number[], principal?: Principal): Promise<number> {
+    await requireSubscribers(this.repo, principal, ids);
     return txWithRetry(this.db, async (tx) => (await this.repo.delete([...new Set(ids)], tx)).length);
   }
 
   /**
    * Sends the opt-in e-mail again (POST /api/subscribers/:id/optin, reference §4.10). NotFoundError for
-   * an unknown subscriber; answers without sending when nothing awaits confirmation.
+   * an unknown subscriber, 403 when `principal` may not see it; answers without sending when nothing
+   * awaits confirmation.
    */
-  async resendOptin(id: number): Promise<void> {
-    await this.get(id);
+  async resendOptin(id: number, principal?: Principal): Promise<void> {
+    await this.get(id, principal);
     await this.deps.sendOptin(id);
   }
 
   /**
    * The subscriber's data (GET /api/subscribers/:id/export, reference §4.10): `profile` (one object),
-   * `subscriptions`, `campaign_views`, `link_clicks`. NotFoundError when unknown.
+   * `subscriptions`, `campaign_views`, `link_clicks`. NotFoundError when unknown, 403 when `principal`
+   * may not see it.
    */
-  async exportData(id: number) {
-    const { lists: _lists, ...profile } = await this.get(id);
+  async exportData(id: number, principal?: Principal) {
+    const { lists: _lists, ...profile } = await this.get(id, principal);
     return { profile: [profile], ...(await this.repo.exportData(id)) };
   }
 }

@@ -48,6 +48,14 @@ FROM link_clicks k JOIN links l ON l.id = k.link_id
 WHERE k.campaign_id = ANY(:ids::int[]) AND k.created_at >= :from::timestamptz AND k.created_at < :to::timestamptz
 GROUP BY l.url ORDER BY count DESC, l.url LIMIT 50;
 
+-- name: analytics-campaigns-outside-scope
+-- The campaigns among :ids that target none of the lists in :scope: those a user bounded to these
+-- lists may not read (issue 16; listmonk checkCampaignPerm). Probes campaign_lists_key per id.
+SELECT c.id FROM campaigns c
+WHERE c.id = ANY(:ids::int[])
+  AND NOT EXISTS (SELECT 1 FROM campaign_lists cl WHERE cl.campaign_id = c.id AND cl.list_id = ANY(:scope::int[]))
+ORDER BY c.id;
+
 -- name: dashboard-counts
 -- listmonk's dashboard counts (mat_dashboard_counts), computed live.
 SELECT

@@ -69,7 +69,7 @@ export function trackingRoutes(app: App, tracking: TrackingService): void {
   }, async (req) => {
     const to = req.query.to !== undefined ? parseBound(req.query.to, 'to') : new Date();
     const from = req.query.from !== undefined ? parseBound(req.query.from, 'from') : new Date(to.getTime() - 30 * DAY_MS);
-    return { data: await tracking.analytics(req.params.type as AnalyticsType, req.query.id, from, to) };
+    return { data: await tracking.analytics(req.params.type as AnalyticsType, req.query.id, from, to, req.principal) };
   });
 
   app.get('/api/dashboard/counts', {

@@ -4,7 +4,9 @@
  */
 import type { Db } from '../../db/db.js';
 import { loadQueries } from '../../db/queries.js';
-import { FieldError } from '../../errors.js';
+import { FieldError, ForbiddenError } from '../../errors.js';
+import type { Principal } from '../../http/access.js';
+import { campaignScope } from '../../http/list-scope.js';
 import { ZERO_UUID } from './links.js';
 import type { CountBucket, DashboardCounts, LinkCount } from './schemas.js';
 import type { PrivacySwitches } from './settings.js';
@@ -17,6 +19,7 @@ const Q = loadQueries(new URL('./queries.sql', import.meta.url), [
   'analytics-clicks',
   'analytics-bounces',
   'analytics-links',
+  'analytics-campaigns-outside-scope',
   'dashboard-counts',
 ]);
 
@@ -77,9 +80,17 @@ export class TrackingService {
     return t.url;
   }
 
-  /** Analytics of the given campaigns between `from` and `to` (listmonk §7.10). */
-  async analytics(type: AnalyticsType, ids: number[], from: Date, to: Date): Promise<CountBucket[] | LinkCount[]> {
+  /**
+   * Analytics of the given campaigns between `from` and `to` (listmonk §7.10). 403 `Permission denied:
+   * campaigns:get` when one of them is outside what `principal` may read (issue 16, src/http/list-scope.ts).
+   */
+  async analytics(type: AnalyticsType, ids: number[], from: Date, to: Date, principal?: Principal): Promise<CountBucket[] | LinkCount[]> {
     if (to.getTime() <= from.getTime()) throw new FieldError('to', 'must be after from');
+    const scope = campaignScope(principal, 'get');
+    if (scope !== null && ids.length > 0) {
+      const [denied] = await this.db.run<{ id: number }>(Q['analytics-campaigns-outside-scope'], { ids: [...new Set(ids)], scope });
+      if (denied !== undefined) throw new ForbiddenError('Permission denied: campaigns:get');
+    }
     const params = {
       ids: [...new Set(ids)],
       from,

@@ -26,21 +26,34 @@ document.addEventListener('htmx:config:request', (event) => {
 });
 (window as unknown as { htmx: typeof htmx }).htmx = htmx;
 
-/** The navigation toggle: shown by this script, so without it the menu simply stays open. */
+/**
+ * The navigation toggle below 900 px. Served as a link to #sidebar (CSS shows the menu when it is the
+ * :target, so it works without this script); here it becomes a button that opens and closes the menu.
+ */
 function setupNavToggle(): void {
-  const button = document.querySelector<HTMLButtonElement>('[data-nav-toggle]');
+  const toggle = document.querySelector<HTMLAnchorElement>('[data-nav-toggle]');
   const nav = document.getElementById('sidebar');
-  if (!button || !nav) return;
-  button.hidden = false;
+  if (!toggle || !nav) return;
+  toggle.setAttribute('role', 'button');
+  toggle.setAttribute('aria-expanded', 'false');
   const set = (open: boolean) => {
-    button.setAttribute('aria-expanded', String(open));
+    toggle.setAttribute('aria-expanded', String(open));
     nav.classList.toggle('open', open);
   };
-  button.addEventListener('click', () => set(button.getAttribute('aria-expanded') !== 'true'));
+  toggle.addEventListener('click', (e) => {
+    e.preventDefault();
+    set(toggle.getAttribute('aria-expanded') !== 'true');
+  });
+  toggle.addEventListener('keydown', (e) => {
+    if (e.key === ' ') {
+      e.preventDefault();
+      set(toggle.getAttribute('aria-expanded') !== 'true');
+    }
+  });
   document.addEventListener('keydown', (e) => {
     if (e.key === 'Escape' && nav.classList.contains('open')) {
       set(false);
-      button.focus();
+      toggle.focus();
     }
   });
 }

@@ -82,8 +82,8 @@ export function Field(p: FieldProps): VNode {
       <div class={`field field-check${p.error ? ' has-error' : ''}`}>
         <input {...common} type="checkbox" value="true" checked={p.value === true || p.value === 'true' || undefined} />
         <label for={id}>{p.label}</label>
-        {hint}
         {error}
+        {hint}
       </div>
     );
   }
@@ -122,8 +122,8 @@ export function Field(p: FieldProps): VNode {
         {p.required ? <span class="required" aria-hidden="true"> *</span> : null}
       </label>
       {control}
-      {hint}
       {error}
+      {hint}
     </div>
   );
 }
