@@ -123,18 +123,13 @@ describe('every non-public route needs credentials', () => {
         'GET /archive/:key',
         'GET /uploads/:filename',
         'GET /uploads/thumbs/:filename',
-        // sign-in pages (listmonk's public admin pages)
-        'GET /admin/login',
-        'POST /admin/login',
+        // sign-in pages after the password (listmonk's public admin pages)
         'GET /admin/login/twofa',
         'POST /admin/login/twofa',
         'GET /admin/forgot',
         'POST /admin/forgot',
         'GET /admin/reset',
         'POST /admin/reset',
-        // the page kit: hashed assets, and / → /admin
-        'GET /admin/static/:name',
-        'GET /',
         // OIDC sign-in: start and the provider's callback (listmonk's /auth/oidc)
         'GET /auth/oidc',
         'POST /auth/oidc',
