@@ -39,11 +39,13 @@ import { maintenanceRoutes } from './modules/maintenance/routes.js';
 import { logRoutes } from './modules/logs/routes.js';
 import { userRoutes } from './modules/users/routes.js';
 import { roleRoutes } from './modules/roles/routes.js';
+import { rolePages } from './modules/roles/pages.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { loginPages } from './modules/auth/login-pages.js';
 import { installUi, sendErrorPage } from './ui/pages.js';
 import { uiRoutes } from './ui/routes.js';
 import { auditRoutes } from './modules/audit/routes.js';
+import { auditPages } from './modules/audit/pages.js';
 import { installAuditHook } from './modules/audit/hook.js';
 
 /** Mailroom's version, from package.json (src/ and dist/ are both one level below the project). */
@@ -143,5 +145,7 @@ export async function buildApp(deps: Deps): Promise<App> {
   uiRoutes(app);
   loginPages(app, { login: deps.login, sessions: deps.sessions, secureCookies: deps.config.rootUrl.startsWith('https:') });
   auditRoutes(app, deps.audit);
+  rolePages(app, { roles: deps.roles, lists: deps.lists });
+  auditPages(app, deps.audit);
   return app;
 }

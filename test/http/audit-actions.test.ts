@@ -46,6 +46,13 @@ const EXPECTED: Record<string, [string, string] | null> = {
   'POST /api/tx': ['tx.send', 'tx'],
   'POST /api/logout': ['sessions.logout', 'sessions'],
   'POST /admin/logout': ['sessions.logout', 'sessions'],
+  'POST /admin/users/roles': ['roles.create_user_role', 'roles'],
+  'POST /admin/users/roles/:id': ['roles.update_user_role', 'roles'],
+  'POST /admin/users/roles/:id/delete': ['roles.delete', 'roles'],
+  'POST /admin/users/roles/lists': ['roles.create_list_role', 'roles'],
+  'POST /admin/users/roles/lists/:id': ['roles.update_list_role', 'roles'],
+  'POST /admin/users/roles/lists/:id/delete': ['roles.delete', 'roles'],
+  'POST /admin/users/roles/lists/rows': null,
   // Identity and maintenance routes of issue 16 (listmonk reference §3, §12), named before they land.
   'POST /api/users': ['users.create', 'users'],
   'PUT /api/users/:id': ['users.update', 'users'],
