@@ -57,8 +57,8 @@ export function AuditLogView(p: AuditLogViewProps): VNode {
         <ErrorSummary errors={errors} labels={labels} />
         <div class="filter-grid">
           <Field name="username" label={labels.username} value={f.username} error={errors.username} cy="username" maxlength={200} />
-          <Field name="action" label={labels.action} value={f.action} error={errors.action} cy="action" maxlength={200} placeholder="roles.create_user_role" />
-          <Field name="resource_type" label={labels.resource_type} value={f.resource_type} error={errors.resource_type} cy="resource-type" maxlength={200} placeholder="roles" />
+          <Field name="action" label={labels.action} value={f.action} error={errors.action} cy="action" maxlength={200} hint={t('audit.actionHint')} />
+          <Field name="resource_type" label={labels.resource_type} value={f.resource_type} error={errors.resource_type} cy="resource-type" maxlength={200} />
           <Field name="resource_id" label={labels.resource_id} value={f.resource_id} error={errors.resource_id} cy="resource-id" maxlength={200} />
           <Field name="from" label={labels.from} type="date" value={f.from} error={errors.from} cy="from" />
           <Field name="to" label={labels.to} type="date" value={f.to} error={errors.to} cy="to" />

@@ -95,7 +95,7 @@ export function ListRows({ rows, lists, editable, errors }: Pick<ListRoleFormPro
             const n = i + 1;
             return (
               <tr class={err ? 'has-error' : undefined} data-row={i}>
-                <td>
+                <td data-label={t('roles.list')}>
                   <label class="visually-hidden" for={`f-list-${i}`}>{t('roles.listN', { n })}</label>
                   <select id={`f-list-${i}`} name={`list_${i}`} disabled={!editable || undefined} aria-invalid={err ? 'true' : undefined} aria-describedby={err ? `f-list-${i}-error` : undefined} data-cy="list">
                     <option value="">{t('roles.listNone')}</option>
@@ -103,14 +103,14 @@ export function ListRows({ rows, lists, editable, errors }: Pick<ListRoleFormPro
                   </select>
                   {err ? <p class="field-error" id={`f-list-${i}-error`}><span class="visually-hidden">{t('form.errorPrefix')} </span>{err}</p> : null}
                 </td>
-                <td class="check">
+                <td class="grant-check" data-label={t('roles.listGet')}>
                   <input type="checkbox" id={`f-get-${i}`} name={`get_${i}`} value="true" checked={row.get || undefined} disabled={!editable || undefined} aria-label={t('roles.listGetN', { n })} data-cy="list-get" />
                 </td>
-                <td class="check">
+                <td class="grant-check" data-label={t('roles.listManage')}>
                   <input type="checkbox" id={`f-manage-${i}`} name={`manage_${i}`} value="true" checked={row.manage || undefined} disabled={!editable || undefined} aria-label={t('roles.listManageN', { n })} data-cy="list-manage" />
                 </td>
                 {editable ? (
-                  <td>
+                  <td class="grant-remove">
                     <button type="submit" class="button secondary small" formaction="/admin/users/roles/lists/rows" formnovalidate name="remove" value={String(i)} hx-post="/admin/users/roles/lists/rows" hx-target="#list-rows" hx-swap="outerHTML" aria-label={t('roles.removeListN', { n })} data-cy="btn-delete">
                       {t('roles.removeList')}
                     </button>
