@@ -49,6 +49,8 @@ const EXPECTED: Record<string, [string, string] | null> = {
   'POST /admin/users/roles': ['roles.create_user_role', 'roles'],
   'POST /admin/users/roles/:id': ['roles.update_user_role', 'roles'],
   'POST /admin/users/roles/:id/delete': ['roles.delete', 'roles'],
+  'POST /admin/users/roles/:id/clone': ['roles.create_user_role', 'roles'],
+  'POST /admin/users/roles/lists/:id/clone': ['roles.create_list_role', 'roles'],
   'POST /admin/users/roles/lists': ['roles.create_list_role', 'roles'],
   'POST /admin/users/roles/lists/:id': ['roles.update_list_role', 'roles'],
   'POST /admin/users/roles/lists/:id/delete': ['roles.delete', 'roles'],

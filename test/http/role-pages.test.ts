@@ -141,6 +141,26 @@ describe('user roles pages', () => {
     expect(await roleByName('No token')).toBeUndefined();
   });
 
+  it('makes a copy of a role (role 1 too) and opens it; a second copy asks for a rename', async () => {
+    const editors = await roleByName('Editors');
+    const res = await post(admin, `/admin/users/roles/${editors!.id}/clone`, []);
+    expect(res.statusCode).toBe(303);
+    const copy = await roleByName('Copy of Editors');
+    expect(res.headers.location).toBe(`/admin/users/roles/${copy!.id}`);
+    expect(copy!.permissions).toEqual(editors!.permissions);
+    const again = await post(admin, `/admin/users/roles/${editors!.id}/clone`, []);
+    expect(again.statusCode).toBe(422);
+    expect(again.body).toMatch(/id="f-name-error"[^>]*>[\s\S]*rename it first/u);
+    const sa = await post(admin, '/admin/users/roles/1/clone', []);
+    expect(sa.statusCode).toBe(303);
+    expect((await roleByName('Copy of Super Admin'))!.permissions.length).toBe((await import('../../src/http/access.js')).PERMISSIONS.length);
+    const superPage = await get(admin, '/admin/users/roles/1');
+    expect(superPage.body).toContain('data-cy="btn-clone"');
+    expect(superPage.body).not.toContain('data-cy="btn-delete"');
+    const viewer = await signedIn(['roles:get']);
+    expect((await post(viewer, `/admin/users/roles/${editors!.id}/clone`, [])).statusCode).toBe(403);
+  });
+
   it('an unknown or non-numeric id is a 404 page', async () => {
     expect((await get(admin, '/admin/users/roles/999999')).statusCode).toBe(404);
     expect((await get(admin, '/admin/users/roles/abc')).statusCode).toBe(404);
@@ -211,6 +231,17 @@ describe('list roles pages', () => {
     const del = await post(admin, `/admin/users/roles/lists/${role!.id}/delete`, []);
     expect(del.statusCode).toBe(303);
     expect(await roleByName('Newsroom')).toBeUndefined();
+  });
+
+  it('makes a copy of a list role with the same lists', async () => {
+    await post(admin, '/admin/users/roles/lists', [['name', 'Desk'], ['rows', '1'], ['list_0', String(news)], ['get_0', 'true']]);
+    const desk = await roleByName('Desk');
+    const res = await post(admin, `/admin/users/roles/lists/${desk!.id}/clone`, []);
+    expect(res.statusCode).toBe(303);
+    const copy = await roleByName('Copy of Desk');
+    expect(res.headers.location).toBe(`/admin/users/roles/lists/${copy!.id}`);
+    const grants = await t.deps.db.sql<{ list_id: number; permissions: string[] }>('SELECT list_id, permissions FROM role_lists WHERE role_id = $1', [copy!.id]);
+    expect(grants).toEqual([{ list_id: news, permissions: ['list:get'] }]);
   });
 
   it('shows errors beside the row: no permission ticked, an unknown list, the same list twice, no name', async () => {

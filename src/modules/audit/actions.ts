@@ -61,6 +61,8 @@ export const ACTION_OVERRIDES: Readonly<Record<string, AuditAction | null>> = {
   'POST /admin/users/roles': { action: 'roles.create_user_role', resourceType: 'roles' },
   'POST /admin/users/roles/:id': { action: 'roles.update_user_role', resourceType: 'roles' },
   'POST /admin/users/roles/:id/delete': { action: 'roles.delete', resourceType: 'roles' },
+  'POST /admin/users/roles/:id/clone': { action: 'roles.create_user_role', resourceType: 'roles' },
+  'POST /admin/users/roles/lists/:id/clone': { action: 'roles.create_list_role', resourceType: 'roles' },
   'POST /admin/users/roles/lists': { action: 'roles.create_list_role', resourceType: 'roles' },
   'POST /admin/users/roles/lists/:id': { action: 'roles.update_list_role', resourceType: 'roles' },
   'POST /admin/users/roles/lists/:id/delete': { action: 'roles.delete', resourceType: 'roles' },

@@ -7,7 +7,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError, ConflictError, FieldError, NotFoundError } from '../../errors.js';
-import { can, SUPER_ADMIN_ROLE_ID } from '../../http/access.js';
+import { can, PERMISSIONS, SUPER_ADMIN_ROLE_ID } from '../../http/access.js';
 import type { ListService } from '../lists/service.js';
 import { noteAuditResource } from '../audit/hook.js';
 import type { FormErrors } from '../../ui/components/form.js';
@@ -76,7 +76,7 @@ function userRoleForm(ctx: PageContext, role: { id: number; name: string } | nul
   const manage = can(ctx.principal, 'roles:manage');
   const superAdmin = role?.id === SUPER_ADMIN_ROLE_ID;
   const editable = manage && !superAdmin;
-  const body = <UserRoleFormView csrf={ctx.csrf} role={role} name={name} permissions={new Set(permissions)} editable={editable} readOnlyReason={superAdmin ? 'super-admin' : 'no-permission'} errors={errors} />;
+  const body = <UserRoleFormView csrf={ctx.csrf} role={role} name={name} permissions={new Set(permissions)} editable={editable} canClone={manage} readOnlyReason={superAdmin ? 'super-admin' : 'no-permission'} errors={errors} />;
   return view(role === null ? t('roles.newUserRole') : role.name, body, { status });
 }
 
@@ -108,6 +108,24 @@ async function deleteUserRole(deps: RolePageDeps, request: FastifyRequest, ctx: 
     return userRoleForm(ctx, role, role.name, role.permissions, { role: err.message }, err.statusCode);
   }
   return redirect('/admin/users/roles', saved('globals.messages.deleted', role.name));
+}
+
+/**
+ * Clone (listmonk's row action): a new user role "Copy of <name>" with the same permissions (role 1's
+ * are every permission), then its page. A taken name is shown beside the original's name field.
+ */
+async function cloneUserRole(deps: RolePageDeps, request: FastifyRequest, ctx: PageContext): Promise<PageResult> {
+  const role = await findUserRole(deps, roleId(request));
+  const permissions = role.id === SUPER_ADMIN_ROLE_ID ? [...PERMISSIONS] : role.permissions;
+  try {
+    const done = await deps.roles.createUserRole({ name: t('roles.copyOf', { name: role.name }), permissions });
+    noteAuditResource(request, done.id);
+    return redirect(`/admin/users/roles/${done.id}`, saved('globals.messages.created', done.name));
+  } catch (err) {
+    const errors = fieldErrors(err);
+    if (errors === null) throw err;
+    return userRoleForm(ctx, role, role.name, role.permissions, { name: t('roles.copyTaken') }, 422);
+  }
 }
 
 // ---------- list roles ----------
@@ -208,6 +226,21 @@ async function deleteListRole(deps: RolePageDeps, request: FastifyRequest, ctx: 
   return redirect('/admin/users/roles/lists', saved('globals.messages.deleted', role.name));
 }
 
+/** Clone a list role: "Copy of <name>" with the same lists, then its page. */
+async function cloneListRole(deps: RolePageDeps, request: FastifyRequest, ctx: PageContext): Promise<PageResult> {
+  const role = await findListRole(deps, roleId(request));
+  const rows = role.lists.map((l) => ({ listId: String(l.id), get: l.permissions.includes('list:get'), manage: l.permissions.includes('list:manage') }));
+  try {
+    const done = await deps.roles.createListRole({ name: t('roles.copyOf', { name: role.name }), lists: role.lists.map((l) => ({ id: l.id, permissions: l.permissions })) });
+    noteAuditResource(request, done.id);
+    return redirect(`/admin/users/roles/lists/${done.id}`, saved('globals.messages.created', done.name));
+  } catch (err) {
+    const errors = fieldErrors(err);
+    if (errors === null) throw err;
+    return listRoleForm(deps, ctx, role, role.name, rows, { name: t('roles.copyTaken') }, 422);
+  }
+}
+
 /** Registers the roles pages. */
 export function rolePages(app: FastifyInstance, deps: RolePageDeps): void {
   registerPages(app, [
@@ -221,6 +254,7 @@ export function rolePages(app: FastifyInstance, deps: RolePageDeps): void {
     }),
     page('POST', '/admin/users/roles/:id', 'roles:manage', (req, ctx) => saveUserRole(deps, req, ctx, roleId(req))),
     page('POST', '/admin/users/roles/:id/delete', 'roles:manage', (req, ctx) => deleteUserRole(deps, req, ctx)),
+    page('POST', '/admin/users/roles/:id/clone', 'roles:manage', (req, ctx) => cloneUserRole(deps, req, ctx)),
 
     page('GET', '/admin/users/roles/lists', 'roles:get', async (_req, ctx) => view(t('menu.listRoles'), <ListRolesView roles={await deps.roles.listRoles()} canManage={can(ctx.principal, 'roles:manage')} />)),
     page('GET', '/admin/users/roles/lists/new', 'roles:manage', (_req, ctx) => listRoleForm(deps, ctx, null, '', Array.from({ length: BLANK_ROWS + 1 }, blankRow))),
@@ -233,5 +267,6 @@ export function rolePages(app: FastifyInstance, deps: RolePageDeps): void {
     }),
     page('POST', '/admin/users/roles/lists/:id', 'roles:manage', (req, ctx) => saveListRole(deps, req, ctx, roleId(req))),
     page('POST', '/admin/users/roles/lists/:id/delete', 'roles:manage', (req, ctx) => deleteListRole(deps, req, ctx)),
+    page('POST', '/admin/users/roles/lists/:id/clone', 'roles:manage', (req, ctx) => cloneListRole(deps, req, ctx)),
   ]);
 }

@@ -161,10 +161,16 @@ export function ListRoleFormView(p: ListRoleFormProps): VNode {
         ) : null}
       </form>
       {p.editable && !isNew ? (
-        <form method="post" action={`/admin/users/roles/lists/${p.role!.id}/delete`} class="danger-zone" id="f-role">
-          <CsrfField token={p.csrf} />
-          <button type="submit" class="button danger" data-confirm={t('roles.confirmDelete', { name: p.role!.name })} data-cy="btn-delete-role">{t('roles.delete')}</button>
-        </form>
+        <div class="danger-zone" id="f-role">
+          <form method="post" action={`/admin/users/roles/lists/${p.role!.id}/clone`}>
+            <CsrfField token={p.csrf} />
+            <button type="submit" class="button secondary" data-cy="btn-clone">{t('roles.clone')}</button>
+          </form>
+          <form method="post" action={`/admin/users/roles/lists/${p.role!.id}/delete`}>
+            <CsrfField token={p.csrf} />
+            <button type="submit" class="button danger" data-confirm={t('roles.confirmDelete', { name: p.role!.name })} data-cy="btn-delete-role">{t('roles.delete')}</button>
+          </form>
+        </div>
       ) : null}
     </>
   );

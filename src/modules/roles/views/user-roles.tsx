@@ -86,6 +86,8 @@ export interface UserRoleFormProps {
   editable: boolean;
   /** Why it is read-only, when it is: role 1, or no `roles:manage`. */
   readOnlyReason?: 'super-admin' | 'no-permission';
+  /** The viewer may copy this role into a new one (`roles:manage`; role 1 too, as listmonk allows). */
+  canClone?: boolean;
   errors?: FormErrors;
 }
 
@@ -154,11 +156,21 @@ export function UserRoleFormView(p: UserRoleFormProps): VNode {
           </div>
         ) : null}
       </form>
-      {p.editable && !isNew ? (
-        <form method="post" action={`/admin/users/roles/${p.role!.id}/delete`} class="danger-zone" id="f-role">
-          <CsrfField token={p.csrf} />
-          <button type="submit" class="button danger" data-confirm={t('roles.confirmDelete', { name: p.role!.name })} data-cy="btn-delete">{t('roles.delete')}</button>
-        </form>
+      {!isNew && (p.canClone || p.editable) ? (
+        <div class="danger-zone" id="f-role">
+          {p.canClone ? (
+            <form method="post" action={`/admin/users/roles/${p.role!.id}/clone`}>
+              <CsrfField token={p.csrf} />
+              <button type="submit" class="button secondary" data-cy="btn-clone">{t('roles.clone')}</button>
+            </form>
+          ) : null}
+          {p.editable ? (
+            <form method="post" action={`/admin/users/roles/${p.role!.id}/delete`}>
+              <CsrfField token={p.csrf} />
+              <button type="submit" class="button danger" data-confirm={t('roles.confirmDelete', { name: p.role!.name })} data-cy="btn-delete">{t('roles.delete')}</button>
+            </form>
+          ) : null}
+        </div>
       ) : null}
     </>
   );
