@@ -41,11 +41,13 @@ import { maintenanceRoutes } from './modules/maintenance/routes.js';
 import { logRoutes } from './modules/logs/routes.js';
 import { userRoutes } from './modules/users/routes.js';
 import { roleRoutes } from './modules/roles/routes.js';
+import { rolePages } from './modules/roles/pages.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { loginPages } from './modules/auth/login-pages.js';
 import { installUi, sendErrorPage } from './ui/pages.js';
 import { uiRoutes } from './ui/routes.js';
 import { auditRoutes } from './modules/audit/routes.js';
+import { auditPages } from './modules/audit/pages.js';
 import { installAuditHook } from './modules/audit/hook.js';
 import { signinRoutes } from './modules/auth/signin-routes.js';
 import { registerSigninPages } from './modules/auth/pages.js';
@@ -151,5 +153,7 @@ export async function buildApp(deps: Deps): Promise<App> {
   auditRoutes(app, deps.audit);
   dashboardPages(app, deps.dashboard);
   registerSigninPages(app, { twofa: deps.twofa, passwordReset: deps.passwordReset, rootUrl: () => deps.settings.get(deps.core.rootUrl) });
+  rolePages(app, { roles: deps.roles, lists: deps.lists });
+  auditPages(app, deps.audit);
   return app;
 }

@@ -57,6 +57,17 @@ export const ACTION_OVERRIDES: Readonly<Record<string, AuditAction | null>> = {
   'POST /api/settings/smtp/test': { action: 'settings.test_smtp', resourceType: 'settings' },
   'POST /api/logout': { action: 'sessions.logout', resourceType: 'sessions' },
   'POST /admin/logout': { action: 'sessions.logout', resourceType: 'sessions' },
+  // The roles admin pages (src/modules/roles/pages.tsx): the same names as the roles API.
+  'POST /admin/users/roles': { action: 'roles.create_user_role', resourceType: 'roles' },
+  'POST /admin/users/roles/:id': { action: 'roles.update_user_role', resourceType: 'roles' },
+  'POST /admin/users/roles/:id/delete': { action: 'roles.delete', resourceType: 'roles' },
+  'POST /admin/users/roles/:id/clone': { action: 'roles.create_user_role', resourceType: 'roles' },
+  'POST /admin/users/roles/lists/:id/clone': { action: 'roles.create_list_role', resourceType: 'roles' },
+  'POST /admin/users/roles/lists': { action: 'roles.create_list_role', resourceType: 'roles' },
+  'POST /admin/users/roles/lists/:id': { action: 'roles.update_list_role', resourceType: 'roles' },
+  'POST /admin/users/roles/lists/:id/delete': { action: 'roles.delete', resourceType: 'roles' },
+  // Re-renders the list-role form with a row more or less; saves nothing.
+  'POST /admin/users/roles/lists/rows': null,
 };
 
 /** A URL segment as a name part: lower case, `-` and `.` become `_`. */
