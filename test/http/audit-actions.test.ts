@@ -46,6 +46,12 @@ const EXPECTED: Record<string, [string, string] | null> = {
   'POST /api/tx': ['tx.send', 'tx'],
   'POST /api/logout': ['sessions.logout', 'sessions'],
   'POST /admin/logout': ['sessions.logout', 'sessions'],
+  // The users pages' forms (src/modules/users/pages.tsx): the same names as the API routes doing the same.
+  'POST /admin/users': ['users.create', 'users'],
+  'POST /admin/users/:id': ['users.update', 'users'],
+  'POST /admin/users/:id/delete': ['users.delete', 'users'],
+  'POST /admin/users/:id/regenerate-token': ['users.regenerate_token', 'users'],
+  'POST /admin/user/profile': ['profile.update', 'profile'],
   // Identity and maintenance routes of issue 16 (listmonk reference §3, §12), named before they land.
   'POST /api/users': ['users.create', 'users'],
   'PUT /api/users/:id': ['users.update', 'users'],

@@ -57,6 +57,8 @@ export const ACTION_OVERRIDES: Readonly<Record<string, AuditAction | null>> = {
   'POST /api/settings/smtp/test': { action: 'settings.test_smtp', resourceType: 'settings' },
   'POST /api/logout': { action: 'sessions.logout', resourceType: 'sessions' },
   'POST /admin/logout': { action: 'sessions.logout', resourceType: 'sessions' },
+  // The profile page posts to listmonk's /admin/user/profile (singular `user`): the same change as PUT /api/profile.
+  'POST /admin/user/profile': { action: 'profile.update', resourceType: 'profile' },
 };
 
 /** A URL segment as a name part: lower case, `-` and `.` become `_`. */
