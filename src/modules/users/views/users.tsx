@@ -58,14 +58,16 @@ export function UsersView({ ctx, users, query, total }: UsersViewProps): VNode {
       label: t('users.actions'),
       cell: (u) => (
         <div class="row-actions">
-          <a class="button secondary small" href={`/admin/users/${u.id}`} data-cy="btn-edit" aria-label={t('users.editNamed', { name: u.username })}>
+          <a class="button secondary small" href={`/admin/users/${u.id}`} data-cy="btn-edit">
             {t(manage ? 'users.edit' : 'users.view')}
+            <span class="visually-hidden"> {u.username}</span>
           </a>
           {manage ? (
             <form method="post" action={`/admin/users/${u.id}/delete`} class="inline-form">
               <CsrfField token={ctx.csrf} />
-              <button type="submit" class="button danger small" data-cy="btn-delete" data-confirm={t('users.deleteConfirm', { name: u.username })} aria-label={t('users.deleteNamed', { name: u.username })}>
+              <button type="submit" class="button danger small" data-cy="btn-delete" data-confirm={t('users.deleteConfirm', { name: u.username })}>
                 {t('users.delete')}
+                <span class="visually-hidden"> {u.username}</span>
               </button>
             </form>
           ) : null}
@@ -89,7 +91,7 @@ export function UsersView({ ctx, users, query, total }: UsersViewProps): VNode {
         rows={users}
         rowKey={(u) => u.id}
         path="/admin/users"
-        cy="users"
+        cy="users-table"
         empty={<EmptyState message={t(query.trim() === '' ? 'globals.messages.emptyState' : 'users.noMatch')} />}
       />
     </section>
