@@ -45,9 +45,11 @@ describe('escaping', () => {
 describe('the users table', () => {
   it('shows every column and the listmonk hooks; actions only with users:manage', () => {
     const html = r(<UsersView ctx={manager} users={[user({ loggedin_at: '2026-11-20T08:05:00Z' }), user({ id: 6, username: 'robot', type: 'api', email: null, status: 'disabled', twofa_type: 'totp', list_role: null, list_role_id: null })]} query="" total={2} />);
-    for (const text of ['User name', 'Name', 'E-mail', 'Type', 'User role', 'List role', 'Status', 'Two-step sign-in', 'Last sign-in', 'Created']) expect(html).toContain(`>${text}</th>`);
+    for (const text of ['User name', 'E-mail', 'Type', 'Roles', 'Status', '2FA', 'Last sign-in', 'Created']) expect(html).toContain(`>${text}</th>`);
     expect(html).toContain('href="/admin/users/5"');
-    expect(html).toContain('<time datetime="2026-11-20T08:05:00.000Z">2026-11-20 08:05 UTC</time>');
+    expect(html).toContain('<span class="cell-sub">Ada</span>'); // the name under the user name
+    expect(html).toContain('List role: News team');
+    expect(html).toContain('<time datetime="2026-11-20T08:05:00.000Z" title="2026-11-20 08:05 UTC" class="nowrap">2026-11-20</time>');
     expect(html).toContain('Never');
     expect(html).toContain('Disabled');
     for (const cy of ['btn-new', 'query', 'btn-query', 'btn-edit', 'btn-delete']) expect(html).toContain(`data-cy="${cy}"`);

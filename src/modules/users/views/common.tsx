@@ -7,15 +7,17 @@ import { Badge } from '../../../ui/components/misc.js';
 import { t } from '../../../ui/i18n.js';
 
 /**
- * A timestamp as `YYYY-MM-DD HH:MM UTC` inside `<time datetime>` (ISO 8601), or "Never" for null.
- * Accepts the service's ISO strings or Dates; an unparsable value is shown as given.
+ * A timestamp as `YYYY-MM-DD HH:MM UTC` (or only `YYYY-MM-DD` with `day`, the full time then in the
+ * title) inside `<time datetime>` (ISO 8601), or "Never" for null. Accepts the service's ISO strings
+ * or Dates; an unparsable value is shown as given.
  */
-export function When({ at }: { at: string | Date | null | undefined }): VNode {
+export function When({ at, day }: { at: string | Date | null | undefined; day?: boolean }): VNode {
   if (at === null || at === undefined) return <span class="muted">{t('users.never')}</span>;
   const d = new Date(at);
   if (Number.isNaN(d.getTime())) return <span>{String(at)}</span>;
   const iso = d.toISOString();
-  return <time datetime={iso}>{`${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`}</time>;
+  const full = `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+  return day ? <time datetime={iso} title={full} class="nowrap">{iso.slice(0, 10)}</time> : <time datetime={iso}>{full}</time>;
 }
 
 /** The type badge: "API" for API users, nothing for sign-in users (listmonk's table shows only the API tag). */

@@ -34,25 +34,35 @@ export function userMatches(user: User, query: string): boolean {
 /** The users page's content. */
 export function UsersView({ ctx, users, query, total }: UsersViewProps): VNode {
   const manage = can(ctx.principal, 'users:manage');
+  // listmonk's table puts the name under the user name and both roles in one cell; dates show the day
+  // (the exact time is in the `<time>`'s title), so the table fits a laptop screen without scrolling.
   const columns: Column<User>[] = [
     {
       key: 'username',
       label: t('users.username'),
       cell: (u) => (
-        <span class="cell-username" data-id={u.id}>
+        <span class="cell-user" data-id={u.id}>
           <a href={`/admin/users/${u.id}`} data-cy="username">{u.username}</a>
+          <span class="cell-sub">{u.name}</span>
         </span>
       ),
     },
-    { key: 'name', label: t('users.name'), cell: (u) => u.name },
-    { key: 'email', label: t('users.email'), cell: (u) => u.email ?? <span class="muted" aria-label={t('users.noEmail')}>—</span> },
+    { key: 'email', label: t('users.email'), cell: (u) => u.email ?? <span class="muted">{t('users.noEmail')}</span> },
     { key: 'type', label: t('users.type'), cell: (u) => <TypeLabel type={u.type} /> },
-    { key: 'role', label: t('users.userRole'), cell: (u) => <Badge tone="info">{u.user_role.name}</Badge> },
-    { key: 'list_role', label: t('users.listRole'), cell: (u) => (u.list_role ? u.list_role.name : <span class="muted">{t('users.listRoleNone')}</span>) },
+    {
+      key: 'role',
+      label: t('users.roleColumn'),
+      cell: (u) => (
+        <span class="cell-roles">
+          <Badge tone="info">{u.user_role.name}</Badge>
+          {u.list_role ? <span class="cell-sub">{t('users.listRole')}: {u.list_role.name}</span> : null}
+        </span>
+      ),
+    },
     { key: 'status', label: t('users.status'), cell: (u) => <StatusBadge status={u.status} /> },
-    { key: 'twofa', label: t('users.twoFA'), cell: (u) => <TwoFactorLabel type={u.twofa_type} /> },
-    { key: 'loggedin_at', label: t('users.lastLogin'), cell: (u) => <When at={u.loggedin_at} /> },
-    { key: 'created_at', label: t('users.created'), cell: (u) => <When at={u.created_at} /> },
+    { key: 'twofa', label: t('users.twoFAShort'), cell: (u) => <TwoFactorLabel type={u.twofa_type} /> },
+    { key: 'loggedin_at', label: t('users.lastLogin'), cell: (u) => <When at={u.loggedin_at} day /> },
+    { key: 'created_at', label: t('users.created'), cell: (u) => <When at={u.created_at} day /> },
     {
       key: 'actions',
       label: t('users.actions'),
