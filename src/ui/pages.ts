@@ -207,6 +207,10 @@ export function registerPages(app: FastifyInstance, pages: readonly PageDef[]): 
       schema: { hide: true },
       errorHandler: async (err, request, reply) => {
         const [status, message] = toHttpError(err);
+        // Wrong or malformed credentials in an Authorization header (an API client, not a browser,
+        // which is redirected to sign in instead): the app's handler answers its JSON 401 with the
+        // `WWW-Authenticate` challenge, as on every API route (test/sweep/auth.test.ts).
+        if (status === 401) throw err;
         if (status >= 500) request.log.error({ err }, 'admin page failed');
         else request.log.info({ status, message }, 'admin page refused');
         return sendErrorPage(app, request, reply, status, status >= 500 ? undefined : message);
