@@ -124,7 +124,7 @@ function handlers({ accounts, roles }: UserPageDeps) {
   /** The form page (new or edit) with `values`, errors and status. */
   const formPage = async (ctx: PageContext, user: User | null, values: UserFormValues, failure?: { errors: FormErrors; formError: string | null }): Promise<PageResult> => {
     const [userRoles, listRoles] = await Promise.all([roles.userRoles(), roles.listRoles()]);
-    const body = <UserFormView {...{ ctx, user, values, userRoles, listRoles, errors: failure?.errors ?? {}, formError: failure?.formError ?? null }} />;
+    const body = <UserFormView ctx={ctx} user={user} values={values} userRoles={userRoles} listRoles={listRoles} errors={failure?.errors ?? {}} formError={failure?.formError ?? null} />;
     return view(userFormTitle(user), body, { status: failure ? 422 : 200 });
   };
 
@@ -146,7 +146,7 @@ function handlers({ accounts, roles }: UserPageDeps) {
       const raw = (request.query as { query?: unknown }).query;
       const query = typeof raw === 'string' ? raw.slice(0, 200) : '';
       const all = await accounts.list();
-      return view(t('users.users'), <UsersView {...{ ctx, users: all.filter((u) => userMatches(u, query)), query, total: all.length }} />);
+      return view(t('users.users'), <UsersView ctx={ctx} users={all.filter((u) => userMatches(u, query))} query={query} total={all.length} />);
     },
 
     newForm: async (_request: FastifyRequest, ctx: PageContext) => formPage(ctx, null, formValues(null)),
@@ -160,7 +160,7 @@ function handlers({ accounts, roles }: UserPageDeps) {
       return attempt(async () => {
         const created = await accounts.create(input);
         // An API user's token is answered once: shown now, from this POST, and nowhere else.
-        if (created.password !== undefined) return view(t('users.apiTokenTitle', { name: created.username }), <TokenView {...{ ctx, user: created, token: created.password, created: true }} />);
+        if (created.password !== undefined) return view(t('users.apiTokenTitle', { name: created.username }), <TokenView ctx={ctx} user={created} token={created.password} created />);
         return redirect('/admin/users', { kind: 'success', key: 'globals.messages.created', params: { name: created.username } });
       }, (f) => formPage(ctx, null, v, f), USER_FIELDS);
     },
@@ -196,13 +196,13 @@ function handlers({ accounts, roles }: UserPageDeps) {
       return attempt(async () => {
         const saved = await accounts.update(user.id, { regenerate_token: true });
         if (saved.password === undefined) throw new Error('users: a regenerated token was not answered');
-        return view(t('users.apiTokenTitle', { name: saved.username }), <TokenView {...{ ctx, user: saved, token: saved.password, created: false }} />);
+        return view(t('users.apiTokenTitle', { name: saved.username }), <TokenView ctx={ctx} user={saved} token={saved.password} created={false} />);
       }, (f) => formPage(ctx, user, formValues(user), f), new Set());
     },
 
     profile: async (_request: FastifyRequest, ctx: PageContext) => {
       const user = await accounts.profile(caller(ctx));
-      return view(t('users.profile'), <ProfileView {...{ ctx, user }} />);
+      return view(t('users.profile'), <ProfileView ctx={ctx} user={user} />);
     },
 
     saveProfile: async (request: FastifyRequest, ctx: PageContext) => {
@@ -210,7 +210,7 @@ function handlers({ accounts, roles }: UserPageDeps) {
       const body = formOf(request);
       const values: ProfileValues = { name: field(body, 'name'), email: body.email === undefined ? user.email ?? '' : field(body, 'email') };
       const fail = (f: { errors: FormErrors; formError: string | null }) =>
-        view(t('users.profile'), <ProfileView {...{ ctx, user, values, errors: f.errors, formError: f.formError }} />, { status: 422 });
+        view(t('users.profile'), <ProfileView ctx={ctx} user={user} values={values} errors={f.errors} formError={f.formError} />, { status: 422 });
       if (field(body, 'password') !== field(body, 'password2')) return fail({ errors: { password2: t('users.passwordMismatch') }, formError: null });
       const password = field(body, 'password');
       return attempt(async () => {
