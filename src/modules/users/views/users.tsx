@@ -36,6 +36,8 @@ export function UsersView({ ctx, users, query, total }: UsersViewProps): VNode {
   const manage = can(ctx.principal, 'users:manage');
   // listmonk's table puts the name under the user name and both roles in one cell; dates show the day
   // (the exact time is in the `<time>`'s title), so the table fits a laptop screen without scrolling.
+  // Called as functions and with their words looked up once, not per row: the table can hold every user.
+  const words = { noEmail: t('users.noEmail'), listRole: t('users.listRole'), action: t(manage ? 'users.edit' : 'users.view'), delete: t('users.delete') };
   const columns: Column<User>[] = [
     {
       key: 'username',
@@ -47,36 +49,36 @@ export function UsersView({ ctx, users, query, total }: UsersViewProps): VNode {
         </span>
       ),
     },
-    { key: 'email', label: t('users.email'), cell: (u) => u.email ?? <span class="muted">{t('users.noEmail')}</span> },
-    { key: 'type', label: t('users.type'), cell: (u) => <TypeLabel type={u.type} /> },
+    { key: 'email', label: t('users.email'), cell: (u) => u.email ?? <span class="muted">{words.noEmail}</span> },
+    { key: 'type', label: t('users.type'), cell: (u) => TypeLabel({ type: u.type }) },
     {
       key: 'role',
       label: t('users.roleColumn'),
       cell: (u) => (
         <span class="cell-roles">
           <Badge tone="info">{u.user_role.name}</Badge>
-          {u.list_role ? <span class="cell-sub">{t('users.listRole')}: {u.list_role.name}</span> : null}
+          {u.list_role ? <span class="cell-sub">{words.listRole}: {u.list_role.name}</span> : null}
         </span>
       ),
     },
-    { key: 'status', label: t('users.status'), cell: (u) => <StatusBadge status={u.status} /> },
-    { key: 'twofa', label: t('users.twoFAShort'), cell: (u) => <TwoFactorLabel type={u.twofa_type} /> },
-    { key: 'loggedin_at', label: t('users.lastLogin'), cell: (u) => <When at={u.loggedin_at} day /> },
-    { key: 'created_at', label: t('users.created'), cell: (u) => <When at={u.created_at} day /> },
+    { key: 'status', label: t('users.status'), cell: (u) => StatusBadge({ status: u.status }) },
+    { key: 'twofa', label: t('users.twoFAShort'), cell: (u) => TwoFactorLabel({ type: u.twofa_type }) },
+    { key: 'loggedin_at', label: t('users.lastLogin'), cell: (u) => When({ at: u.loggedin_at, day: true }) },
+    { key: 'created_at', label: t('users.created'), cell: (u) => When({ at: u.created_at, day: true }) },
     {
       key: 'actions',
       label: t('users.actions'),
       cell: (u) => (
         <div class="row-actions">
           <a class="button secondary small" href={`/admin/users/${u.id}`} data-cy="btn-edit">
-            {t(manage ? 'users.edit' : 'users.view')}
+            {words.action}
             <span class="visually-hidden"> {u.username}</span>
           </a>
           {manage ? (
             <form method="post" action={`/admin/users/${u.id}/delete`} class="inline-form">
-              <CsrfField token={ctx.csrf} />
+              {CsrfField({ token: ctx.csrf })}
               <button type="submit" class="button danger small" data-cy="btn-delete" data-confirm={t('users.deleteConfirm', { name: u.username })}>
-                {t('users.delete')}
+                {words.delete}
                 <span class="visually-hidden"> {u.username}</span>
               </button>
             </form>
