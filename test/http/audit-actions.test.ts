@@ -55,6 +55,12 @@ const EXPECTED: Record<string, [string, string] | null> = {
   'POST /admin/users/roles/lists/:id': ['roles.update_list_role', 'roles'],
   'POST /admin/users/roles/lists/:id/delete': ['roles.delete', 'roles'],
   'POST /admin/users/roles/lists/rows': null,
+  // The users pages' forms (src/modules/users/pages.tsx): the same names as the API routes doing the same.
+  'POST /admin/users': ['users.create', 'users'],
+  'POST /admin/users/:id': ['users.update', 'users'],
+  'POST /admin/users/:id/delete': ['users.delete', 'users'],
+  'POST /admin/users/:id/regenerate-token': ['users.regenerate_token', 'users'],
+  'POST /admin/user/profile': ['profile.update', 'profile'],
   // Identity and maintenance routes of issue 16 (listmonk reference §3, §12), named before they land.
   'POST /api/users': ['users.create', 'users'],
   'PUT /api/users/:id': ['users.update', 'users'],

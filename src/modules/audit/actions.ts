@@ -68,6 +68,8 @@ export const ACTION_OVERRIDES: Readonly<Record<string, AuditAction | null>> = {
   'POST /admin/users/roles/lists/:id/delete': { action: 'roles.delete', resourceType: 'roles' },
   // Re-renders the list-role form with a row more or less; saves nothing.
   'POST /admin/users/roles/lists/rows': null,
+  // The profile page posts to listmonk's /admin/user/profile (singular `user`): the same change as PUT /api/profile.
+  'POST /admin/user/profile': { action: 'profile.update', resourceType: 'profile' },
 };
 
 /** A URL segment as a name part: lower case, `-` and `.` become `_`. */
