@@ -41,6 +41,7 @@ import { userRoutes } from './modules/users/routes.js';
 import { roleRoutes } from './modules/roles/routes.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { loginPages } from './modules/auth/login-pages.js';
+import { settingsPages } from './modules/settings/pages.js';
 import { installUi, sendErrorPage } from './ui/pages.js';
 import { uiRoutes } from './ui/routes.js';
 import { auditRoutes } from './modules/audit/routes.js';
@@ -142,6 +143,7 @@ export async function buildApp(deps: Deps): Promise<App> {
   });
   uiRoutes(app);
   loginPages(app, { login: deps.login, sessions: deps.sessions, secureCookies: deps.config.rootUrl.startsWith('https:') });
+  settingsPages(app, deps.settings, deps.smtpTest);
   auditRoutes(app, deps.audit);
   return app;
 }

@@ -57,6 +57,9 @@ export const ACTION_OVERRIDES: Readonly<Record<string, AuditAction | null>> = {
   'POST /api/settings/smtp/test': { action: 'settings.test_smtp', resourceType: 'settings' },
   'POST /api/logout': { action: 'sessions.logout', resourceType: 'sessions' },
   'POST /admin/logout': { action: 'sessions.logout', resourceType: 'sessions' },
+  // The settings form (src/modules/settings/pages.tsx): the same changes as the API routes.
+  'POST /admin/settings': { action: 'settings.update', resourceType: 'settings' },
+  'POST /admin/settings/smtp/test': { action: 'settings.test_smtp', resourceType: 'settings' },
 };
 
 /** A URL segment as a name part: lower case, `-` and `.` become `_`. */
