@@ -136,7 +136,7 @@ describe('POST /admin/settings', () => {
     expect(res.statusCode).toBe(422);
     expectCspSafe(res.body);
     expect(res.body).toMatch(/id="f-smtp.0.port"[^>]*aria-describedby="f-smtp.0.port-error"[^>]*aria-invalid="true"|aria-invalid="true"[^>]*id="f-smtp.0.port"/u);
-    expect(res.body).toMatch(/<p class="field-error" id="f-smtp.0.port-error">.*must be &lt;= 65535/u);
+    expect(res.body).toMatch(/<p class="field-error" id="f-smtp.0.port-error">.*must be at most 65535/u);
     expect(res.body).toMatch(/name="smtp.0.port"[^>]*value="70000"/u);
     expect(res.body).toMatch(/name="app.concurrency"[^>]*value="9"/u);
     expect(res.body).toContain('data-dirty="true"');

@@ -33,10 +33,26 @@ const NEW_BLOCK: Readonly<Record<string, Record<string, unknown>>> = {
 
 const checkTestBody = new Ajv({ strict: false, allErrors: false }).compile(SmtpTestBody);
 
-/** The problem of a FieldError without its `<field>: ` prefix. */
+/** JSON Schema wordings of the settings API (documented, kept there) → the page's plain words. */
+const PLAIN: ReadonlyArray<[RegExp, string]> = [
+  [/^must be <= (\S+)$/u, 'settings.problem.max'],
+  [/^must be >= (\S+)$/u, 'settings.problem.min'],
+  [/^must be integer$/u, 'settings.problem.integer'],
+  [/^must NOT have fewer than 1 characters$/u, 'settings.problem.required'],
+  [/^must NOT have more than (\d+) characters$/u, 'settings.problem.maxLength'],
+  [/^must NOT have fewer than (\d+) characters$/u, 'settings.problem.minLength'],
+  [/^must match pattern /u, 'settings.problem.pattern'],
+];
+
+/** The problem of a FieldError without its `<field>: ` prefix, in plain words where the API's are technical. */
 function problemOf(err: FieldError): string {
   const prefix = `${err.field}: `;
-  return err.message.startsWith(prefix) ? err.message.slice(prefix.length) : err.message;
+  const problem = err.message.startsWith(prefix) ? err.message.slice(prefix.length) : err.message;
+  for (const [re, key] of PLAIN) {
+    const m = re.exec(problem);
+    if (m) return t(key, { n: m[1] ?? '' });
+  }
+  return problem;
 }
 
 function formBody(request: FastifyRequest): FormBody {

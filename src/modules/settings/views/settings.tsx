@@ -140,7 +140,10 @@ function cyOf(name: string): string | undefined {
 /** The block lists: SMTP servers and postback messengers, one fieldset each, with add and remove. */
 function Blocks(p: NodeProps & { item: TSchema }): VNode {
   const blocks = Array.isArray(p.value) ? (p.value as Array<Record<string, unknown>>) : [];
-  const fields = Object.entries((p.item as unknown as { properties: Record<string, TSchema> }).properties).filter(([k]) => k !== 'uuid');
+  // The on/off switch first (listmonk's block header), then the schema's order.
+  const fields = Object.entries((p.item as unknown as { properties: Record<string, TSchema> }).properties)
+    .filter(([k]) => k !== 'uuid')
+    .sort(([a], [b]) => Number(b === 'enabled') - Number(a === 'enabled'));
   const smtp = p.name === 'smtp';
   const error = p.props.errors?.[p.name] ?? null;
   return (
@@ -160,7 +163,8 @@ function Blocks(p: NodeProps & { item: TSchema }): VNode {
               ))}
             </div>
             {smtp ? <SmtpTest index={i} props={p.props} /> : null}
-            {p.props.canManage ? (
+            {/* The last SMTP server cannot go (one must stay enabled; listmonk v7 also offers delete only from two). */}
+            {p.props.canManage && !(smtp && blocks.length === 1) ? (
               <div class="block-actions">
                 <button type="submit" class="button secondary" name="_action" value={`remove:${name}`} formnovalidate data-cy={smtp ? 'btn-delete-smtp' : 'btn-delete-messenger'} data-confirm={t(`settings.${p.name}.removeConfirm`, { name: title })}>
                   {t(`settings.${p.name}.remove`, { name: title })}
