@@ -159,6 +159,18 @@ describe('the view', () => {
     expect(html).toContain('data-cy="settings-readonly"');
   });
 
+  it('asks for a typed secret again after an error instead of echoing it', () => {
+    const html = renderToString(<SettingsView {...props({ values: { ...MASKED, smtp: [{ ...SERVER, password: 'typed-new-secret' }] }, errors: { 'app.root_url': 'x' } })} />);
+    expect(html).not.toContain('typed-new-secret');
+    expect(html).toContain('Type the new one again');
+  });
+
+  it('offers the shipped languages for app.lang', () => {
+    const defs = [...DEFS, defineSetting({ key: 'app.lang', schema: Type.String(), default: 'en', description: 'l' })];
+    const html = renderToString(<SettingsView {...props({ tabs: tabsOf(defs), values: { ...MASKED, 'app.lang': 'en' }, languages: ['de', 'en'] })} />);
+    expect(html).toMatch(/<select id="f-app.lang" name="app.lang"[^>]*><option value="de">de<\/option><option value="en" selected>en<\/option><\/select>/u);
+  });
+
   it('offers removing an SMTP server only when there are two or more', () => {
     expect(renderToString(<SettingsView {...props()} />)).not.toContain('btn-delete-smtp');
     const two = renderToString(<SettingsView {...props({ values: { ...MASKED, smtp: [SERVER, { ...SERVER, uuid: 'u-2', name: 'backup' }] } })} />);

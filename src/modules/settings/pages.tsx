@@ -14,6 +14,7 @@ import { Ajv } from 'ajv';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { BadRequestError, FieldError } from '../../errors.js';
 import { can } from '../../http/access.js';
+import { availableLanguages } from '../../i18n/catalog.js';
 import type { PageContext } from '../../ui/context.js';
 import { fragment, isHtmx, page, redirect, registerPages, view, type PageResult } from '../../ui/pages.js';
 import { t } from '../../ui/i18n.js';
@@ -72,10 +73,10 @@ function field(body: FormBody, name: string): string {
 
 /** Registers the settings pages. */
 export function settingsPages(app: FastifyInstance, settings: SettingsService, smtpTest: SmtpTester): void {
-  const render = (ctx: PageContext, props: Omit<SettingsViewProps, 'ctx' | 'tabs' | 'stored' | 'canManage' | 'loaded'>, status = 200, loaded?: string) => {
+  const render = (ctx: PageContext, props: Omit<SettingsViewProps, 'ctx' | 'tabs' | 'stored' | 'canManage' | 'loaded' | 'languages'>, status = 200, loaded?: string) => {
     const defs = settings.definitions();
     const stored = settings.masked();
-    const body = <SettingsView ctx={ctx} tabs={tabsOf(defs)} stored={stored} canManage={can(ctx.principal, 'settings:manage')} loaded={loaded ?? loadedMark(stored)} {...props} />;
+    const body = <SettingsView ctx={ctx} tabs={tabsOf(defs)} stored={stored} canManage={can(ctx.principal, 'settings:manage')} loaded={loaded ?? loadedMark(stored)} languages={availableLanguages()} {...props} />;
     return view(t('menu.settings'), body, { status });
   };
 

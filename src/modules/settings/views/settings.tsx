@@ -7,7 +7,7 @@
  */
 import type { VNode } from 'preact';
 import type { TSchema } from 'typebox';
-import type { SettingDef } from '../../../settings/definitions.js';
+import { isUnchangedSecret, type SettingDef } from '../../../settings/definitions.js';
 import type { PageContext } from '../../../ui/context.js';
 import { CsrfField, ErrorSummary, Field, type FormErrors } from '../../../ui/components/form.js';
 import { PageHeader } from '../../../ui/components/misc.js';
@@ -46,6 +46,8 @@ export interface SettingsViewProps {
   smtpTest?: SmtpTestOutcome | null;
   /** The `_loaded` mark of the values the form was first rendered with (form.ts loadedMark). */
   loaded: string;
+  /** Catalogue codes `app.lang` can take (a select); absent: a text box. */
+  languages?: readonly string[];
   /** An information line above the form (e.g. "not saved yet"). */
   info?: string | null;
 }
@@ -125,7 +127,15 @@ function SettingNode(p: NodeProps): VNode {
       return <Blocks {...p} item={input.item} />;
     default:
       if (isSecret(p.def, p.path)) {
-        return <Field {...common} type="password" autocomplete="new-password" hint={[common.hint, t(secretStored(p) ? 'settings.secretKept' : 'settings.secretNone')].filter(Boolean).join(' ')} />;
+        // A new secret typed into a form that came back with an error is not echoed: say so, or the
+        // next save would quietly keep the old one.
+        const typed = typeof p.value === 'string' && !isUnchangedSecret(p.value);
+        const state = typed ? 'settings.secretRetype' : secretStored(p) ? 'settings.secretKept' : 'settings.secretNone';
+        return <Field {...common} type="password" autocomplete="new-password" hint={[common.hint, t(state)].filter(Boolean).join(' ')} />;
+      }
+      if (p.name === 'app.lang' && p.props.languages && p.props.languages.length > 0) {
+        const langs = p.props.languages.includes(String(p.value)) ? p.props.languages : [String(p.value), ...p.props.languages];
+        return <Field {...common} type="select" value={String(p.value ?? '')} options={langs.map((l) => ({ value: l, label: l }))} />;
       }
       return <Field {...common} type="text" value={typeof p.value === 'string' ? p.value : ''} maxlength={input.maxLength} spellcheck={false} />;
   }
