@@ -45,6 +45,7 @@ import { rolePages } from './modules/roles/pages.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { loginPages } from './modules/auth/login-pages.js';
 import { userPages } from './modules/users/pages.js';
+import { settingsPages } from './modules/settings/pages.js';
 import { installUi, sendErrorPage } from './ui/pages.js';
 import { uiRoutes } from './ui/routes.js';
 import { auditRoutes } from './modules/audit/routes.js';
@@ -152,6 +153,7 @@ export async function buildApp(deps: Deps): Promise<App> {
   uiRoutes(app);
   loginPages(app, { login: deps.login, sessions: deps.sessions, secureCookies: deps.config.rootUrl.startsWith('https:'), oidc: deps.oidc });
   userPages(app, { accounts: deps.accounts, roles: deps.roles });
+  settingsPages(app, deps.settings, deps.smtpTest);
   auditRoutes(app, deps.audit);
   dashboardPages(app, deps.dashboard);
   registerSigninPages(app, { twofa: deps.twofa, passwordReset: deps.passwordReset, rootUrl: () => deps.settings.get(deps.core.rootUrl) });

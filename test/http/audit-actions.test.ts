@@ -75,6 +75,8 @@ const EXPECTED: Record<string, [string, string] | null> = {
   'PUT /api/roles/lists/:id': ['roles.update_list_role', 'roles'],
   'DELETE /api/roles/:id': ['roles.delete', 'roles'],
   'POST /api/settings/smtp/test': ['settings.test_smtp', 'settings'],
+  'POST /admin/settings': ['settings.update', 'settings'],
+  'POST /admin/settings/smtp/test': ['settings.test_smtp', 'settings'],
   'DELETE /api/maintenance/subscribers/:type': ['maintenance.delete_subscribers', 'maintenance'],
   'DELETE /api/maintenance/analytics/:type': ['maintenance.delete_analytics', 'maintenance'],
   'DELETE /api/maintenance/subscriptions/unconfirmed': ['maintenance.delete_subscriptions_unconfirmed', 'maintenance'],

@@ -70,6 +70,9 @@ export const ACTION_OVERRIDES: Readonly<Record<string, AuditAction | null>> = {
   'POST /admin/users/roles/lists/rows': null,
   // The profile page posts to listmonk's /admin/user/profile (singular `user`): the same change as PUT /api/profile.
   'POST /admin/user/profile': { action: 'profile.update', resourceType: 'profile' },
+  // The settings form (src/modules/settings/pages.tsx): the same changes as the API routes.
+  'POST /admin/settings': { action: 'settings.update', resourceType: 'settings' },
+  'POST /admin/settings/smtp/test': { action: 'settings.test_smtp', resourceType: 'settings' },
 };
 
 /** A URL segment as a name part: lower case, `-` and `.` become `_`. */
