@@ -37,6 +37,8 @@ import { registerCors } from './http/cors.js';
 import { publicSubscriptionRoutes } from './modules/public-subscription/routes.js';
 import { maintenanceRoutes } from './modules/maintenance/routes.js';
 import { logRoutes } from './modules/logs/routes.js';
+import { logPages } from './modules/logs/pages.js';
+import { maintenancePages } from './modules/maintenance/pages.js';
 import { userRoutes } from './modules/users/routes.js';
 import { roleRoutes } from './modules/roles/routes.js';
 import { authRoutes } from './modules/auth/routes.js';
@@ -143,5 +145,7 @@ export async function buildApp(deps: Deps): Promise<App> {
   uiRoutes(app);
   loginPages(app, { login: deps.login, sessions: deps.sessions, secureCookies: deps.config.rootUrl.startsWith('https:') });
   auditRoutes(app, deps.audit);
+  logPages(app, deps.logs);
+  maintenancePages(app, deps.maintenance);
   return app;
 }
