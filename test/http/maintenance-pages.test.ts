@@ -78,6 +78,7 @@ describe('Logs page', () => {
     expect(res.body.startsWith('<div id="log-lines"')).toBe(true);
     expect(res.body).toContain('hx-trigger="every 5s"');
     expect(res.body).not.toContain('<html');
+    expect(res.body).toContain('<a id="logs-refresh" class="button secondary" href="/admin/settings/logs?follow=1" data-cy="refresh" hx-swap-oob="true">');
     const off = await get(admin, '/admin/settings/logs', { 'hx-request': 'true' });
     expect(off.body).not.toContain('hx-trigger');
   });
@@ -139,6 +140,7 @@ describe('Maintenance page', () => {
     expect(res.body).toMatch(/<input id="f-analytics-before" name="before_date" required aria-describedby="f-analytics-before-hint f-analytics-before-error" aria-invalid="true" type="date" value="2026-02-30"/u);
     expect(res.body).toContain('<p class="field-error" id="f-analytics-before-error">');
     expect(res.body).toContain(tr('maintenance.badDate'));
+    expect(res.body).toContain('data-cy="maintenance" aria-current="page"');
     expect((await get(admin, '/admin/settings/maintenance/analytics')).headers.location).toBe('/admin/settings/maintenance');
     const empty = await post(admin, '/admin/settings/maintenance/subscriptions', { _csrf: admin.csrf, before_date: '' });
     expect(empty.statusCode).toBe(422);

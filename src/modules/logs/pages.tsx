@@ -7,7 +7,7 @@ import type { FastifyInstance } from 'fastify';
 import { fragment, isHtmx, page, registerPages, view } from '../../ui/pages.js';
 import { t } from '../../ui/i18n.js';
 import type { LogService } from './service.js';
-import { LogLinesBlock, LogsView, LOGS_URL } from './views/logs.js';
+import { LogLinesBlock, LogsView, LOGS_URL, RefreshLink } from './views/logs.js';
 
 /** Lines the page shows: enough for the recent story, small enough to reload every few seconds on a phone. */
 export const PAGE_LOG_LINES = 500;
@@ -24,7 +24,14 @@ export function logPages(app: FastifyInstance, logs: LogService): void {
     page('GET', LOGS_URL, 'settings:get', async (req) => {
       const follow = followOf(req.query);
       const lines = await logs.recentParts(PAGE_LOG_LINES);
-      if (isHtmx(req)) return fragment(<LogLinesBlock lines={lines} follow={follow} />);
+      if (isHtmx(req)) {
+        return fragment(
+          <>
+            <LogLinesBlock lines={lines} follow={follow} />
+            <RefreshLink follow={follow} oob />
+          </>,
+        );
+      }
       return view(t('menu.logs'), <LogsView lines={lines} follow={follow} limit={PAGE_LOG_LINES} />);
     }),
   ]);

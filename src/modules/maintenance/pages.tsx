@@ -71,7 +71,7 @@ async function deleteForm<P>(
   if (text(body, 'confirmed') !== '1') return confirmStep(ctx, MAINTENANCE_ACTIONS[form], question(parsed), fields);
   const done = await run(parsed);
   // Operators find destructive maintenance in the server log (and on the Logs page), with who ran it.
-  req.log.info({ component: 'maintenance', action: done.key.replace(/^maintenance\./u, ''), count: done.count, user: ctx.principal.username }, `maintenance: ${t(done.key, { count: done.count })}`);
+  req.log.info({ component: 'maintenance', action: done.key.replace(/^maintenance\./u, ''), count: done.count, user: ctx.principal.username }, t(done.key, { count: done.count }));
   return redirect(MAINTENANCE_URL, { kind: 'success', key: done.key, params: { count: done.count.toLocaleString('en') } });
 }
 

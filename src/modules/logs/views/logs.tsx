@@ -5,7 +5,8 @@
  *
  * Refreshing without inline script (strict CSP): the "Follow" checkbox sits in a GET form; htmx sends
  * the form on change and swaps in the lines block ({@link LogLinesBlock}), which, while following,
- * carries `hx-trigger="every 5s"` and so reloads itself. Without JavaScript the form's Apply button and
+ * carries `hx-trigger="every 5s"` and so reloads itself; the address bar and the Refresh link follow
+ * the checkbox, so a reload keeps following. Without JavaScript the form's Apply button and
  * the Refresh link reload the page. The lines block scrolls with its newest line in view (CSS
  * `column-reverse`), as listmonk scrolls to the end.
  */
@@ -31,6 +32,18 @@ export interface LogsViewProps {
 /** The URL that reloads the page (or, for htmx, the lines block) with `follow` kept. */
 export function logsUrl(follow: boolean): string {
   return follow ? `${LOGS_URL}?follow=1` : LOGS_URL;
+}
+
+/**
+ * The Refresh link (a plain reload, keeping `follow`). In an htmx answer it comes again with
+ * `hx-swap-oob`, so the link on the page follows the checkbox.
+ */
+export function RefreshLink({ follow, oob = false }: { follow: boolean; oob?: boolean }): VNode {
+  return (
+    <a id="logs-refresh" class="button secondary" href={logsUrl(follow)} data-cy="refresh" hx-swap-oob={oob ? 'true' : undefined}>
+      {t('logs.refresh')}
+    </a>
+  );
 }
 
 /** The lines block: the fragment htmx swaps, polling itself while `follow`. */
@@ -70,8 +83,9 @@ export function LogsView(p: LogsViewProps): VNode {
         hx-trigger="change"
         hx-target="#log-lines"
         hx-swap="outerHTML"
+        hx-push-url="true"
       >
-        <div class="field-check">
+        <div class="field field-check">
           <input type="checkbox" id="f-follow" name="follow" value="1" checked={p.follow || undefined} data-cy="follow" aria-describedby="f-follow-hint" />
           <label for="f-follow">{t('logs.follow')}</label>
           <p class="field-hint" id="f-follow-hint">{t('logs.followHint', { seconds: FOLLOW_SECONDS })}</p>
@@ -79,7 +93,7 @@ export function LogsView(p: LogsViewProps): VNode {
         <noscript>
           <button type="submit" class="button secondary">{t('logs.apply')}</button>
         </noscript>
-        <a class="button secondary" href={logsUrl(p.follow)} data-cy="refresh">{t('logs.refresh')}</a>
+        <RefreshLink follow={p.follow} />
       </form>
       <LogLinesBlock lines={p.lines} follow={p.follow} />
     </>
