@@ -39,6 +39,8 @@ import { registerCors } from './http/cors.js';
 import { publicSubscriptionRoutes } from './modules/public-subscription/routes.js';
 import { maintenanceRoutes } from './modules/maintenance/routes.js';
 import { logRoutes } from './modules/logs/routes.js';
+import { logPages } from './modules/logs/pages.js';
+import { maintenancePages } from './modules/maintenance/pages.js';
 import { userRoutes } from './modules/users/routes.js';
 import { roleRoutes } from './modules/roles/routes.js';
 import { rolePages } from './modules/roles/pages.js';
@@ -159,5 +161,7 @@ export async function buildApp(deps: Deps): Promise<App> {
   registerSigninPages(app, { twofa: deps.twofa, passwordReset: deps.passwordReset, rootUrl: () => deps.settings.get(deps.core.rootUrl) });
   rolePages(app, { roles: deps.roles, lists: deps.lists });
   auditPages(app, deps.audit);
+  logPages(app, deps.logs);
+  maintenancePages(app, deps.maintenance);
   return app;
 }

@@ -75,7 +75,7 @@ export const NAVIGATION: readonly NavGroup[] = [
     items: [
       { id: 'settings.all', label: 'menu.settings', url: '/admin/settings', cy: 'all-settings', gate: ['settings:get'], also: ['/admin/settings/'] },
       { id: 'settings.logs', label: 'menu.logs', url: '/admin/settings/logs', cy: 'logs', gate: ['settings:get'] },
-      { id: 'settings.maintenance', label: 'menu.maintenance', url: '/admin/settings/maintenance', cy: 'maintenance', gate: ['settings:maintain'] },
+      { id: 'settings.maintenance', label: 'menu.maintenance', url: '/admin/settings/maintenance', cy: 'maintenance', gate: ['settings:maintain'], also: ['/admin/settings/maintenance/'] },
     ],
   },
 ];

@@ -27,7 +27,8 @@
  * its status and message; anything else is logged and answered with the generic 500 page. The same holds
  * for errors raised before the handler on a page route (the auth hook's 403 `permission denied`, a
  * missing CSRF token, 429, a malformed body): page routes carry their own Fastify `errorHandler`, so a
- * browser gets an HTML page with the admin CSP, never JSON.
+ * browser gets an HTML page with the admin CSP, never JSON. Except a 401, which only a request with
+ * an Authorization header meets on a page: it gets the API's JSON answer and Basic challenge.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { h, type VNode } from 'preact';

@@ -80,6 +80,10 @@ const EXPECTED: Record<string, [string, string] | null> = {
   'DELETE /api/maintenance/subscribers/:type': ['maintenance.delete_subscribers', 'maintenance'],
   'DELETE /api/maintenance/analytics/:type': ['maintenance.delete_analytics', 'maintenance'],
   'DELETE /api/maintenance/subscriptions/unconfirmed': ['maintenance.delete_subscriptions_unconfirmed', 'maintenance'],
+  // The Maintenance page's delete forms (src/modules/maintenance/pages.tsx), named as their API routes.
+  'POST /admin/settings/maintenance/subscribers': ['maintenance.delete_subscribers', 'maintenance'],
+  'POST /admin/settings/maintenance/subscriptions': ['maintenance.delete_subscriptions_unconfirmed', 'maintenance'],
+  'POST /admin/settings/maintenance/analytics': ['maintenance.delete_analytics', 'maintenance'],
 };
 
 describe('auditAction', () => {

@@ -73,6 +73,10 @@ export const ACTION_OVERRIDES: Readonly<Record<string, AuditAction | null>> = {
   // The settings form (src/modules/settings/pages.tsx): the same changes as the API routes.
   'POST /admin/settings': { action: 'settings.update', resourceType: 'settings' },
   'POST /admin/settings/smtp/test': { action: 'settings.test_smtp', resourceType: 'settings' },
+  // The Maintenance page's delete forms: named as the API routes doing the same deletes.
+  'POST /admin/settings/maintenance/subscribers': { action: 'maintenance.delete_subscribers', resourceType: 'maintenance' },
+  'POST /admin/settings/maintenance/subscriptions': { action: 'maintenance.delete_subscriptions_unconfirmed', resourceType: 'maintenance' },
+  'POST /admin/settings/maintenance/analytics': { action: 'maintenance.delete_analytics', resourceType: 'maintenance' },
 };
 
 /** A URL segment as a name part: lower case, `-` and `.` become `_`. */
