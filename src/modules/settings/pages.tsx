@@ -73,15 +73,25 @@ function field(body: FormBody, name: string): string {
 
 /** Registers the settings pages. */
 export function settingsPages(app: FastifyInstance, settings: SettingsService, smtpTest: SmtpTester): void {
-  const render = (ctx: PageContext, props: Omit<SettingsViewProps, 'ctx' | 'tabs' | 'stored' | 'canManage' | 'loaded' | 'languages'>, status = 200, loaded?: string) => {
-    const defs = settings.definitions();
-    const stored = settings.masked();
-    const body = <SettingsView ctx={ctx} tabs={tabsOf(defs)} stored={stored} canManage={can(ctx.principal, 'settings:manage')} loaded={loaded ?? loadedMark(stored)} languages={availableLanguages()} {...props} />;
+  // Fixed for the process's life: the declared settings (so their tabs) and the shipped catalogues.
+  const tabs = tabsOf(settings.definitions());
+  const languages = availableLanguages();
+  // The `_loaded` mark of the last values rendered: recomputed only when the stored values change.
+  let lastMark: { json: string; mark: string } | null = null;
+  const markOf = (stored: Readonly<Record<string, unknown>>): string => {
+    const json = JSON.stringify(stored);
+    if (lastMark === null || lastMark.json !== json) lastMark = { json, mark: loadedMark(stored) };
+    return lastMark.mark;
+  };
+  const render = (ctx: PageContext, props: Omit<SettingsViewProps, 'ctx' | 'tabs' | 'stored' | 'canManage' | 'loaded' | 'languages'>, status = 200, loaded?: string, stored = settings.masked()) => {
+    const body = <SettingsView ctx={ctx} tabs={tabs} stored={stored} canManage={can(ctx.principal, 'settings:manage')} loaded={loaded ?? markOf(stored)} languages={languages} {...props} />;
     return view(t('menu.settings'), body, { status });
   };
 
-  const show = async (request: FastifyRequest, ctx: PageContext): Promise<PageResult> =>
-    render(ctx, { values: settings.masked(), selected: parseTab((request.query as Record<string, unknown>).tab) });
+  const show = async (request: FastifyRequest, ctx: PageContext): Promise<PageResult> => {
+    const stored = settings.masked();
+    return render(ctx, { values: stored, selected: parseTab((request.query as Record<string, unknown>).tab) }, 200, undefined, stored);
+  };
 
   const save = async (request: FastifyRequest, ctx: PageContext): Promise<PageResult> => {
     const defs = settings.definitions();
