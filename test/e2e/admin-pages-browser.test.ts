@@ -20,7 +20,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allows, type Principal } from '../../src/http/access.js';
 import type { RouteEntry } from '../../src/http/route-table.js';
-import { adminGetPages, adminPageUrl, createLoginUser, pageSlug, routeForPath, seedAdminData, type SeededIds } from '../helpers/admin-pages.js';
+import { adminGetPages, adminPageUrl, createLoginUser, pageSlug, prepareAdminPage, routeForPath, seedAdminData, type SeededIds } from '../helpers/admin-pages.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { axeViolations, browserAvailable, screenshot, useBrowser, VIEWPORTS, type Scheme, type ViewportName } from '../helpers/browser.js';
 import { concreteUrl } from '../helpers/routes.js';
@@ -84,7 +84,7 @@ describe.skipIf(!browserAvailable)('every admin page in a browser', () => {
 
   it('the route table has admin pages to sweep', () => {
     expect(pages.map((r) => r.url)).toContain('/admin/login');
-    console.info(`admin pages swept: ${pages.map((r) => adminPageUrl(r, ids)).join(' ')}`);
+    console.info(`admin pages swept: ${pages.map((r) => r.url).join(' ')}`);
   });
 
   for (const [size, scheme] of VARIANTS) {
@@ -95,15 +95,21 @@ describe.skipIf(!browserAvailable)('every admin page in a browser', () => {
       const problems: string[] = [];
       try {
         for (const route of pages) {
-          const url = adminPageUrl(route, ids);
+          const setup = await prepareAdminPage(t, route, ids);
+          const url = adminPageUrl(route, ids, setup);
           const tab = route.public ? anonymous : signedIn;
+          if (setup.session !== undefined) await tab.context.addCookies([{ name: 'session', value: setup.session, url: base }]);
           const { status } = await visit(tab, base + url);
           const at = `${url} (${size} ${scheme})`;
           if (status >= 400 || status === 0) problems.push(`${at}: answered ${status}`);
           if (tab.csp.length > 0) problems.push(`${at}: CSP violation: ${tab.csp.join(' | ')}`);
           if (tab.errors.length > 0) problems.push(`${at}: console error: ${tab.errors.join(' | ')}`);
           for (const v of await axeViolations(tab.page)) problems.push(`${at}: axe ${v.id} (${v.impact}): ${v.help} at ${v.targets.slice(0, 3).join(', ')}`);
-          if (SHOOT) await screenshot(tab.page, `page-${pageSlug(url)}${route.public ? '-signed-out' : ''}-${size}-${scheme}`);
+          if (SHOOT) await screenshot(tab.page, `page-${pageSlug(url.split('?')[0]!)}-${size}-${scheme}`);
+          if (setup.session !== undefined) {
+            await tab.context.clearCookies();
+            if (tab === signedIn) await tab.context.addCookies([{ name: 'session', value: session, url: base }]);
+          }
         }
       } finally {
         await signedIn.context.close();
@@ -129,7 +135,7 @@ describe.skipIf(!browserAvailable)('every admin page in a browser', () => {
       const links = new Set<string>();
       try {
         for (const route of pages.filter((r) => !r.public)) {
-          const url = adminPageUrl(route, ids);
+          const url = adminPageUrl(route, ids, await prepareAdminPage(t, route, ids));
           const { status, type } = await visit(tab, base + url);
           const held = allows(principal, route.permission ?? 'authenticated');
           if (held) {

@@ -6,6 +6,7 @@
  * up without edits; a new `:param` falls back to the id of the resource its URL names, or 1.
  */
 import type { RouteEntry } from '../../src/http/route-table.js';
+import { randomToken, sessionId } from '../../src/modules/auth/sessions.js';
 import type { TestApp } from './app.js';
 
 /** Ids of the data {@link seedAdminData} creates. */
@@ -32,11 +33,32 @@ export function adminGetPages(table: readonly RouteEntry[]): RouteEntry[] {
   });
 }
 
+/** What a page needs to show its normal state: a query string, or a cookie session of its own. */
+export interface PageSetup {
+  /** Appended to the URL after `?`. */
+  query?: string;
+  /** A `session` cookie token to open the page with instead of the context's own. */
+  session?: string;
+}
+
 /**
- * Query strings some pages need to show their normal state (keyed by route URL). A page not listed is
- * opened bare.
+ * Per-page preparation, keyed by route URL (a page not listed is opened bare): the reset form needs a
+ * live reset link's token (stored as its SHA-256, as src/modules/auth/password-reset.ts stores it);
+ * the 2FA prompt needs a session that still owes its code.
  */
-const QUERIES: Record<string, string> = {};
+const SETUPS: Record<string, (t: TestApp, ids: SeededIds) => Promise<PageSetup>> = {
+  '/admin/reset': async (t, ids) => {
+    const token = randomToken();
+    await t.deps.db.sql(`INSERT INTO password_resets (id, user_id, expires_at) VALUES ($1, $2, now() + interval '1 hour')`, [sessionId(token), ids.loginUser]);
+    return { query: `token=${token}` };
+  },
+  '/admin/login/twofa': async (t, ids) => ({ session: await t.deps.sessions.start(ids.loginUser, { ip: '127.0.0.1', userAgent: 'admin pages sweep' }, true) }),
+};
+
+/** Prepares what `route`'s page needs (see SETUPS); nothing for most pages. */
+export async function prepareAdminPage(t: TestApp, route: Pick<RouteEntry, 'url'>, ids: SeededIds): Promise<PageSetup> {
+  return (await SETUPS[route.url]?.(t, ids)) ?? {};
+}
 
 /**
  * Which seeded id fills a route's path parameters: the exact route URL first, then the longest URL prefix
@@ -57,12 +79,11 @@ const ID_BY_PREFIX: [string, keyof SeededIds][] = [
   ['/admin/campaigns/', 'campaign'],
 ];
 
-/** The URL (path and query) to open for an admin page route, its parameters filled from `ids`. */
-export function adminPageUrl(route: Pick<RouteEntry, 'url'>, ids: SeededIds): string {
+/** The URL (path and `setup`'s query) to open for an admin page route, its parameters filled from `ids`. */
+export function adminPageUrl(route: Pick<RouteEntry, 'url'>, ids: SeededIds, setup: PageSetup = {}): string {
   const key = ID_BY_URL[route.url] ?? ID_BY_PREFIX.find(([prefix]) => route.url.startsWith(prefix))?.[1];
   const path = route.url.replace(/:(\w+)/gu, () => String(key === undefined ? 1 : ids[key]));
-  const query = QUERIES[route.url];
-  return query === undefined ? path : `${path}?${query}`;
+  return setup.query === undefined ? path : `${path}?${setup.query}`;
 }
 
 /** A file-name-safe name for a page URL: `/admin/users/roles/users/3` → `admin-users-roles-users-3`. */
