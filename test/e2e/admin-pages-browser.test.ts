@@ -154,6 +154,11 @@ describe.skipIf(!browserAvailable)('every admin page in a browser', () => {
         await tab.context.close();
       }
       expect(links.size, 'no page showed the navigation').toBeGreaterThan(0);
+      // What the role shows and hides, whether or not those pages are in this build yet.
+      expect([...links]).toEqual(expect.arrayContaining(['/admin', '/admin/subscribers', '/admin/lists']));
+      for (const hidden of ['/admin/settings', '/admin/users', '/admin/campaigns', '/admin/subscribers/import', '/admin/settings/maintenance']) {
+        expect([...links], `the navigation shows ${hidden}`).not.toContain(hidden);
+      }
       for (const href of links) {
         const path = new URL(href, base).pathname;
         const route = routeForPath(t.app.routeTable, path);
