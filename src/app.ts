@@ -32,6 +32,8 @@ import { mediaRoutes } from './modules/media/routes.js';
 import { txRoutes } from './modules/tx/routes.js';
 import { importRoutes } from './modules/import/routes.js';
 import { trackingRoutes } from './modules/tracking/routes.js';
+import { dashboardRoutes } from './modules/dashboard/routes.js';
+import { dashboardPages } from './modules/dashboard/pages.js';
 import { campaignPageRoutes } from './modules/campaign-pages/routes.js';
 import { registerCors } from './http/cors.js';
 import { publicSubscriptionRoutes } from './modules/public-subscription/routes.js';
@@ -128,6 +130,7 @@ export async function buildApp(deps: Deps): Promise<App> {
   txRoutes(app, deps.tx, () => deps.settings.get(deps.txDefs.maxAttachmentsSize));
   importRoutes(app, deps.imports);
   trackingRoutes(app, deps.tracking);
+  dashboardRoutes(app, deps.dashboard);
   campaignPageRoutes(app, deps.campaignPages);
   publicSubscriptionRoutes(app, deps.publicSubscription);
   maintenanceRoutes(app, deps.maintenance);
@@ -143,5 +146,6 @@ export async function buildApp(deps: Deps): Promise<App> {
   uiRoutes(app);
   loginPages(app, { login: deps.login, sessions: deps.sessions, secureCookies: deps.config.rootUrl.startsWith('https:') });
   auditRoutes(app, deps.audit);
+  dashboardPages(app, deps.dashboard);
   return app;
 }

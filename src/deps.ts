@@ -55,6 +55,8 @@ import { buildPostbackMessengers, messengerSettings } from './mail/messenger-set
 import { privacySettings, type PrivacySwitches } from './modules/tracking/settings.js';
 import { LinkRegistry } from './modules/tracking/links.js';
 import { TrackingService } from './modules/tracking/service.js';
+import { DashboardRepo } from './modules/dashboard/repo.js';
+import { DashboardService } from './modules/dashboard/service.js';
 import { join } from 'node:path';
 import { mediaSettings } from './modules/media/settings.js';
 import { MediaRepo } from './modules/media/repo.js';
@@ -127,6 +129,8 @@ export interface Deps {
   privacy: ReturnType<typeof privacySettings>;
   messengerDefs: ReturnType<typeof messengerSettings>;
   tracking: TrackingService;
+  /** The dashboard's counts and charts (API and admin page). */
+  dashboard: DashboardService;
   /** The audit log: records state-changing requests, answers searches, trims old entries. */
   audit: AuditService;
   /** The delivery engine; null in API-only instances. */
@@ -411,6 +415,7 @@ export async function buildDeps(config: Config, logger: Logger, opts: BuildOptio
     privacy,
     messengerDefs,
     tracking: new TrackingService(db, privacySwitches),
+    dashboard: new DashboardService({ repo: new DashboardRepo(db) }),
     audit,
     users,
     accounts: new AccountService(new AccountRepo(db)),

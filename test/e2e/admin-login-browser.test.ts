@@ -32,8 +32,8 @@ describe.skipIf(!browserAvailable)('admin sign-in in a browser', () => {
     await page.locator('[data-cy=btn-login]').click();
   }
 
-  it('first run: the login page is the setup form, which creates the Super Admin and signs it in', async () => {
-    const p = await openPage(browser(), `${base}/admin/login`, { size: 'desktop' });
+  it('first run: / leads to the setup form, which creates the Super Admin and signs it in', async () => {
+    const p = await openPage(browser(), `${base}/`, { size: 'desktop' });
     try {
       const { page } = p;
       await page.locator('[data-cy=setup-form]').waitFor();
@@ -96,7 +96,7 @@ describe.skipIf(!browserAvailable)('admin sign-in in a browser', () => {
     }
   });
 
-  it('signing out ends the session on the server', async () => {
+  it('signing out from the profile menu ends the session on the server; a post without the CSRF token does not', async () => {
     const p = await openPage(browser(), `${base}/admin/login`, { size: 'desktop' });
     try {
       const { page } = p;
@@ -105,15 +105,15 @@ describe.skipIf(!browserAvailable)('admin sign-in in a browser', () => {
       const cookie = (await page.context().cookies()).find((c) => c.name === 'session');
       expect(cookie?.httpOnly).toBe(true);
       expect(cookie?.sameSite).toBe('Lax');
-      const ended = await t.app.inject({ method: 'POST', url: '/admin/logout', headers: { cookie: `session=${cookie!.value}` }, payload: {} });
-      expect(ended.statusCode).toBe(403); // no CSRF token: refused, the session lives on
+      // A forged sign-out (no CSRF token) is refused and the session lives on.
+      const forged = await t.app.inject({ method: 'POST', url: '/admin/logout', headers: { cookie: `session=${cookie!.value}` }, payload: {} });
+      expect(forged.statusCode).toBe(403);
       expect(await apiStatus(page, '/api/lists')).toBe(200);
-      // The sign-out form as the shell posts it, with the session's CSRF token.
-      const token = (await t.deps.sessions.find(cookie!.value))!.principal.session!.csrf;
-      const out = await t.app.inject({ method: 'POST', url: '/admin/logout', headers: { cookie: `session=${cookie!.value}`, 'content-type': 'application/x-www-form-urlencoded' }, payload: `_csrf=${encodeURIComponent(token)}` });
-      expect(out.statusCode).toBe(303);
-      expect(out.headers.location).toBe('/admin/login');
+      await page.locator('details.profile-menu > summary').click();
+      await page.locator('[data-cy=btn-logout]').click();
+      await page.waitForURL((u) => u.pathname === '/admin/login');
       expect(await apiStatus(page, '/api/lists')).toBe(401);
+      expect(await t.deps.sessions.find(cookie!.value)).toBeNull();
     } finally {
       await p.close();
     }

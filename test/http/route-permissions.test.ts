@@ -27,6 +27,7 @@ const CAMP_MANAGE = ['campaigns:manage_all', 'campaigns:manage'];
 const LISTMONK_GATES: Record<string, string | string[]> = {
   'GET /api/health': 'authenticated',
   'GET /api/dashboard/counts': 'authenticated',
+  'GET /api/dashboard/charts': 'authenticated',
   'GET /api/settings': 'settings:get',
   'PUT /api/settings': 'settings:manage',
   'POST /api/settings/smtp/test': 'settings:manage',

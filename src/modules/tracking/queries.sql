@@ -1,4 +1,4 @@
--- Views, clicks, analytics and dashboard counts (listmonk reference §2.2, §7.10, §17).
+-- Views, clicks and analytics (listmonk reference §7.10, §17).
 
 -- name: view-insert
 -- Records an open of a known campaign. The subscriber is stored only with individual tracking on.
@@ -55,18 +55,3 @@ SELECT c.id FROM campaigns c
 WHERE c.id = ANY(:ids::int[])
   AND NOT EXISTS (SELECT 1 FROM campaign_lists cl WHERE cl.campaign_id = c.id AND cl.list_id = ANY(:scope::int[]))
 ORDER BY c.id;
-
--- name: dashboard-counts
--- listmonk's dashboard counts (mat_dashboard_counts), computed live.
-SELECT
-  (SELECT count(*) FROM subscribers)::int AS subscribers_total,
-  (SELECT count(*) FROM subscribers WHERE status = 'blocklisted')::int AS subscribers_blocklisted,
-  (SELECT count(*) FROM subscribers s WHERE NOT EXISTS (SELECT 1 FROM subscriber_lists sl WHERE sl.subscriber_id = s.id))::int AS subscribers_orphans,
-  (SELECT count(*) FROM lists)::int AS lists_total,
-  (SELECT count(*) FROM lists WHERE type = 'private')::int AS lists_private,
-  (SELECT count(*) FROM lists WHERE type = 'public')::int AS lists_public,
-  (SELECT count(*) FROM lists WHERE optin = 'single')::int AS lists_optin_single,
-  (SELECT count(*) FROM lists WHERE optin = 'double')::int AS lists_optin_double,
-  (SELECT count(*) FROM campaigns)::int AS campaigns_total,
-  (SELECT coalesce(jsonb_object_agg(status, n), '{}'::jsonb) FROM (SELECT status, count(*)::int AS n FROM campaigns GROUP BY status) s) AS campaigns_by_status,
-  (SELECT coalesce(sum(sent), 0) FROM campaigns)::bigint AS messages;

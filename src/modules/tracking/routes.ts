@@ -1,13 +1,14 @@
 /**
  * Route table of tracking (listmonk reference §2.2, §7.10, §17): the open pixel and click redirects
- * (public, reached from e-mails), campaign analytics and the dashboard counts (authenticated).
+ * (public, reached from e-mails) and campaign analytics (authenticated). The dashboard's counts and
+ * charts are in modules/dashboard.
  */
 import { Type } from 'typebox';
 import type { FastifyReply } from 'fastify';
 import type { App } from '../../http/types.js';
 import { html, page } from '../../http/html.js';
 import { Envelope, errorResponses, Id } from '../../http/schemas.js';
-import { CountBucket, DashboardCounts as Counts, LinkCount } from './schemas.js';
+import { CountBucket, LinkCount } from './schemas.js';
 import { parseBound, type AnalyticsType, type TrackingService } from './service.js';
 import { locationOf } from './links.js';
 
@@ -71,9 +72,4 @@ export function trackingRoutes(app: App, tracking: TrackingService): void {
     const from = req.query.from !== undefined ? parseBound(req.query.from, 'from') : new Date(to.getTime() - 30 * DAY_MS);
     return { data: await tracking.analytics(req.params.type as AnalyticsType, req.query.id, from, to, req.principal) };
   });
-
-  app.get('/api/dashboard/counts', {
-    config: { permission: 'authenticated' },
-    schema: { tags, summary: 'Counts of subscribers, lists, campaigns and messages sent (listmonk §2.2)', response: { 200: Envelope(Counts), ...errorResponses } },
-  }, async () => ({ data: await tracking.dashboardCounts() }));
 }

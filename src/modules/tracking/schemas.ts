@@ -11,12 +11,3 @@ export type CountBucket = Static<typeof CountBucket>;
 /** A tracked URL and its clicks. */
 export const LinkCount = Type.Object({ url: Type.String(), count: Type.Integer() });
 export type LinkCount = Static<typeof LinkCount>;
-
-/** The dashboard counts, listmonk's shape (`by_status` lists only statuses that occur). */
-export const DashboardCounts = Type.Object({
-  subscribers: Type.Object({ total: Type.Integer(), blocklisted: Type.Integer(), orphans: Type.Integer() }),
-  lists: Type.Object({ total: Type.Integer(), private: Type.Integer(), public: Type.Integer(), optin_single: Type.Integer(), optin_double: Type.Integer() }),
-  campaigns: Type.Object({ total: Type.Integer(), by_status: Type.Record(Type.String(), Type.Integer()) }),
-  messages: Type.Integer(),
-});
-export type DashboardCounts = Static<typeof DashboardCounts>;

@@ -1,5 +1,5 @@
 /**
- * Views, clicks and their analytics (listmonk reference §7.10, §17) and the dashboard counts (§2.2).
+ * Views, clicks and their analytics (listmonk reference §7.10, §17).
  * Privacy switches are read on every request, so changing them takes effect at once.
  */
 import type { Db } from '../../db/db.js';
@@ -8,7 +8,7 @@ import { FieldError, ForbiddenError } from '../../errors.js';
 import type { Principal } from '../../http/access.js';
 import { campaignScope } from '../../http/list-scope.js';
 import { ZERO_UUID } from './links.js';
-import type { CountBucket, DashboardCounts, LinkCount } from './schemas.js';
+import type { CountBucket, LinkCount } from './schemas.js';
 import type { PrivacySwitches } from './settings.js';
 
 const Q = loadQueries(new URL('./queries.sql', import.meta.url), [
@@ -20,7 +20,6 @@ const Q = loadQueries(new URL('./queries.sql', import.meta.url), [
   'analytics-bounces',
   'analytics-links',
   'analytics-campaigns-outside-scope',
-  'dashboard-counts',
 ]);
 
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/iu;
@@ -101,23 +100,5 @@ export class TrackingService {
     if (type === 'links') return this.db.run<LinkCount>(Q['analytics-links'], { ids: params.ids, from, to });
     if (type === 'bounces') return this.db.run<CountBucket>(Q['analytics-bounces'], { ids: params.ids, from, to, bucket: params.bucket });
     return this.db.run<CountBucket>(Q[type === 'views' ? 'analytics-views' : 'analytics-clicks'], params);
-  }
-
-  /** Counts for the dashboard. */
-  async dashboardCounts(): Promise<DashboardCounts> {
-    const [r] = await this.db.run<Record<string, number> & { campaigns_by_status: Record<string, number> }>(Q['dashboard-counts']);
-    const row = r!;
-    return {
-      subscribers: { total: row.subscribers_total!, blocklisted: row.subscribers_blocklisted!, orphans: row.subscribers_orphans! },
-      lists: {
-        total: row.lists_total!,
-        private: row.lists_private!,
-        public: row.lists_public!,
-        optin_single: row.lists_optin_single!,
-        optin_double: row.lists_optin_double!,
-      },
-      campaigns: { total: row.campaigns_total!, by_status: row.campaigns_by_status },
-      messages: row.messages!,
-    };
   }
 }
