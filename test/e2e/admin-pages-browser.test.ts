@@ -9,7 +9,8 @@
  *    ./screenshots/ as `page-<url>-<size>-<scheme>.png`.
  * 2. A limited user (a role with only `subscribers:get` and `lists:get_all`) cannot see or reach what its
  *    role forbids: each admin page renders when the role holds the page's permission and is otherwise the
- *    HTML 403 page; no link of the navigation or profile menu leads to a page it may not open; every API
+ *    HTML 403 page; no link on a page it may open (navigation, profile menu, tiles, buttons) leads to a
+ *    page it may not open, and the navigation hides the groups its role lacks; every API
  *    route it lacks answers 403 to its session cookie.
  *
  * One app and one Chromium for the file, one browser context per variant, pages in sequence. Failures
@@ -101,9 +102,12 @@ describe.skipIf(!browserAvailable)('every admin page in a browser', () => {
           if (setup.session !== undefined) await tab.context.addCookies([{ name: 'session', value: setup.session, url: base }]);
           const { status } = await visit(tab, base + url);
           const at = `${url} (${size} ${scheme})`;
-          if (status >= 400 || status === 0) problems.push(`${at}: answered ${status}`);
+          const expected = setup.status ?? null;
+          if (expected !== null ? status !== expected : status >= 400 || status === 0) problems.push(`${at}: answered ${status}`);
           if (tab.csp.length > 0) problems.push(`${at}: CSP violation: ${tab.csp.join(' | ')}`);
-          if (tab.errors.length > 0) problems.push(`${at}: console error: ${tab.errors.join(' | ')}`);
+          // Chromium logs any 4xx document as a failed resource; an expected one is not an error.
+          const errors = tab.errors.filter((e) => expected === null || !e.includes(`status of ${expected}`));
+          if (errors.length > 0) problems.push(`${at}: console error: ${errors.join(' | ')}`);
           for (const v of await axeViolations(tab.page)) problems.push(`${at}: axe ${v.id} (${v.impact}): ${v.help} at ${v.targets.slice(0, 3).join(', ')}`);
           if (SHOOT) await screenshot(tab.page, `page-${pageSlug(url.split('?')[0]!)}-${size}-${scheme}`);
           if (setup.session !== undefined) {
@@ -133,40 +137,45 @@ describe.skipIf(!browserAvailable)('every admin page in a browser', () => {
       const tab = await newTab(browser(), base, 'desktop', 'light', session);
       const problems: string[] = [];
       const links = new Set<string>();
+      const linkedFrom = new Map<string, string>();
       try {
         for (const route of pages.filter((r) => !r.public)) {
-          const url = adminPageUrl(route, ids, await prepareAdminPage(t, route, ids));
+          const setup = await prepareAdminPage(t, route, ids);
+          const url = adminPageUrl(route, ids, setup);
           const { status, type } = await visit(tab, base + url);
           const held = allows(principal, route.permission ?? 'authenticated');
           if (held) {
-            if (status >= 400) problems.push(`${url}: permission ${JSON.stringify(route.permission)} is held but the page answered ${status}`);
+            if (setup.status !== undefined ? status !== setup.status : status >= 400) problems.push(`${url}: permission ${JSON.stringify(route.permission)} is held but the page answered ${status}`);
           } else {
             if (status !== 403) problems.push(`${url}: needs ${JSON.stringify(route.permission)}, which the role lacks, but answered ${status}`);
             else if (!type.startsWith('text/html')) problems.push(`${url}: 403 is not the HTML error page (${type})`);
             else if (!(await tab.page.locator('.error-page').isVisible())) problems.push(`${url}: 403 without the error page`);
           }
           if (status < 400 && tab.csp.length > 0) problems.push(`${url}: CSP violation: ${tab.csp.join(' | ')}`);
-          // The shell's navigation and profile menu: every link must lead to a page the user may open.
-          const hrefs = await tab.page.locator('#sidebar a[href], .profile-menu a[href]').evaluateAll((as) => as.map((a) => a.getAttribute('href') ?? ''));
-          for (const href of hrefs) links.add(href);
+          // The shell's navigation and profile menu: what the role shows.
+          const nav = await tab.page.locator('#sidebar a[href], .profile-menu a[href]').evaluateAll((as) => as.map((a) => a.getAttribute('href') ?? ''));
+          for (const href of nav) links.add(href);
+          // Every link of the page (navigation, tiles, buttons) must lead to a page the user may open.
+          if (status < 400) for (const href of await tab.page.locator('a[href^="/admin"]').evaluateAll((as) => as.map((a) => a.getAttribute('href') ?? ''))) linkedFrom.set(href, url);
         }
       } finally {
         await tab.context.close();
       }
+      for (const href of links) if (!linkedFrom.has(href)) linkedFrom.set(href, 'the navigation');
       expect(links.size, 'no page showed the navigation').toBeGreaterThan(0);
       // What the role shows and hides, whether or not those pages are in this build yet.
       expect([...links]).toEqual(expect.arrayContaining(['/admin', '/admin/subscribers', '/admin/lists']));
       for (const hidden of ['/admin/settings', '/admin/users', '/admin/campaigns', '/admin/subscribers/import', '/admin/settings/maintenance']) {
         expect([...links], `the navigation shows ${hidden}`).not.toContain(hidden);
       }
-      for (const href of links) {
+      for (const [href, from] of linkedFrom) {
         const path = new URL(href, base).pathname;
         const route = routeForPath(t.app.routeTable, path);
         // A link to a page not in this build yet (the audience and campaign pages come with issues 17–18)
         // cannot be checked against a permission; the HTTP sweep of each page covers it when it lands.
         if (route === undefined) continue;
         if (!route.public && !allows(principal, route.permission ?? 'authenticated')) {
-          problems.push(`the navigation links ${href}, which needs ${JSON.stringify(route.permission)}`);
+          problems.push(`${from} links ${href}, which needs ${JSON.stringify(route.permission)}`);
         }
       }
       expect(problems).toEqual([]);
