@@ -39,14 +39,22 @@ import { registerCors } from './http/cors.js';
 import { publicSubscriptionRoutes } from './modules/public-subscription/routes.js';
 import { maintenanceRoutes } from './modules/maintenance/routes.js';
 import { logRoutes } from './modules/logs/routes.js';
+import { logPages } from './modules/logs/pages.js';
+import { maintenancePages } from './modules/maintenance/pages.js';
 import { userRoutes } from './modules/users/routes.js';
 import { roleRoutes } from './modules/roles/routes.js';
+import { rolePages } from './modules/roles/pages.js';
 import { authRoutes } from './modules/auth/routes.js';
 import { loginPages } from './modules/auth/login-pages.js';
+import { userPages } from './modules/users/pages.js';
+import { settingsPages } from './modules/settings/pages.js';
 import { installUi, sendErrorPage } from './ui/pages.js';
 import { uiRoutes } from './ui/routes.js';
 import { auditRoutes } from './modules/audit/routes.js';
+import { auditPages } from './modules/audit/pages.js';
 import { installAuditHook } from './modules/audit/hook.js';
+import { signinRoutes } from './modules/auth/signin-routes.js';
+import { registerSigninPages } from './modules/auth/pages.js';
 
 /** Mailroom's version, from package.json (src/ and dist/ are both one level below the project). */
 export const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -138,14 +146,22 @@ export async function buildApp(deps: Deps): Promise<App> {
   userRoutes(app, deps.accounts);
   roleRoutes(app, deps.roles);
   authRoutes(app, deps.sessions);
+  signinRoutes(app, { twofa: deps.twofa, oidc: deps.oidc, rootUrl: () => deps.settings.get(deps.core.rootUrl) });
   // The admin UI (issue 16): the page kit, its assets, `/` → /admin and the /admin 404 page.
   installUi(app, {
     site: () => ({ name: 'Mailroom', logoUrl: deps.settings.get(deps.core.logoUrl) || null }),
     secureCookies: deps.config.rootUrl.startsWith('https:'),
   });
   uiRoutes(app);
-  loginPages(app, { login: deps.login, sessions: deps.sessions, secureCookies: deps.config.rootUrl.startsWith('https:') });
+  loginPages(app, { login: deps.login, sessions: deps.sessions, secureCookies: deps.config.rootUrl.startsWith('https:'), oidc: deps.oidc });
+  userPages(app, { accounts: deps.accounts, roles: deps.roles });
+  settingsPages(app, deps.settings, deps.smtpTest);
   auditRoutes(app, deps.audit);
   dashboardPages(app, deps.dashboard);
+  registerSigninPages(app, { twofa: deps.twofa, passwordReset: deps.passwordReset, rootUrl: () => deps.settings.get(deps.core.rootUrl) });
+  rolePages(app, { roles: deps.roles, lists: deps.lists });
+  auditPages(app, deps.audit);
+  logPages(app, deps.logs);
+  maintenancePages(app, deps.maintenance);
   return app;
 }

@@ -47,6 +47,10 @@ import { RoleRepo } from './modules/roles/repo.js';
 import { RoleService } from './modules/roles/service.js';
 import { SessionService } from './modules/auth/sessions.js';
 import { LoginService } from './modules/auth/login.js';
+import { TwofaService } from './modules/auth/twofa.js';
+import { PasswordResetService } from './modules/auth/password-reset.js';
+import { OidcService } from './modules/auth/oidc.js';
+import { oidcSettings } from './modules/auth/oidc-settings.js';
 import { CampaignStore, pauseCampaignsForDeletedLists } from './workers/campaign-store.js';
 import { CampaignRunner, DEFAULT_RUNNER_OPTIONS, type MessageSettings, type RunnerOptions } from './workers/campaign-runner.js';
 import { engineSettings, type RateLimits } from './workers/engine-settings.js';
@@ -93,6 +97,12 @@ export interface Deps {
   sessions: SessionService;
   /** Password sign-in and first-run setup (issue 16). */
   login: LoginService;
+  /** TOTP two-factor enrolment and the sign-in's code step (issue 16 "Sign-in"). */
+  twofa: TwofaService;
+  /** Forgot/reset password by e-mail. */
+  passwordReset: PasswordResetService;
+  /** OpenID Connect sign-in (setting `security.oidc`). */
+  oidc: OidcService;
   lists: ListService;
   subscribers: SubscriberApi;
   publicSubscription: PublicSubscriptionApi;
@@ -218,10 +228,11 @@ export async function buildDeps(config: Config, logger: Logger, opts: BuildOptio
   const messengerDefs = messengerSettings();
   const corsDefs = corsSettings();
   const auditDefs = auditSettings();
+  const oidcDefs = oidcSettings();
   const settingDefs = [
     ...Object.values(core), ...Object.values(archive), ...Object.values(mediaDefs), ...Object.values(txDefs), ...Object.values(importDefs),
     ...Object.values(subscriberDefs), ...Object.values(publicDefs), ...Object.values(engine), ...Object.values(privacy), ...Object.values(messengerDefs),
-    ...Object.values(corsDefs), ...Object.values(auditDefs),
+    ...Object.values(corsDefs), ...Object.values(auditDefs), ...Object.values(oidcDefs),
   ];
   const settings = new SettingsService(db, settingDefs, logger.child({ component: 'settings' }));
   await settings.init();
@@ -285,6 +296,13 @@ export async function buildDeps(config: Config, logger: Logger, opts: BuildOptio
     logger: logger.child({ component: 'notifications' }),
   });
   const notify = (subject: string, body: string): void => notifier.notify(subject, body);
+  const twofa = new TwofaService(db, sessions, { issuer: () => 'Mailroom' });
+  const passwordReset = new PasswordResetService(db, {
+    deliver: (message) => notifier.deliver(message),
+    config: () => ({ rootUrl: settings.get(core.rootUrl), fromEmail: settings.get(core.fromEmail), logoUrl: settings.get(core.logoUrl), lang: settings.get(core.lang) }),
+    logger: logger.child({ component: 'password-reset' }),
+  });
+  const oidc = new OidcService(db, sessions, { settings: () => settings.get(oidcDefs.oidc), rootUrl: () => settings.get(core.rootUrl), logger: logger.child({ component: 'oidc' }) });
   let runner: CampaignRunner | null = null;
   if (!config.apiOnly) {
     const runnerOpts: RunnerOptions = {
@@ -422,6 +440,9 @@ export async function buildDeps(config: Config, logger: Logger, opts: BuildOptio
     roles: new RoleService(new RoleRepo(db)),
     sessions,
     login,
+    twofa,
+    passwordReset,
+    oidc,
     lists: new ListService(listRepo, {
       pauseCampaigns: pauseCampaignsForDeletedLists,
       onPaused: (paused) => {

@@ -32,7 +32,7 @@ export interface NavGroup {
   items: readonly NavItem[];
 }
 
-/** listmonk's navigation, in its order (v6 gates; v6 URLs). */
+/** listmonk's navigation, in its order (v6 gates; v6 URLs, except v7's `/admin/users/roles`), plus the audit log. */
 export const NAVIGATION: readonly NavGroup[] = [
   { id: 'dashboard', label: 'menu.dashboard', cy: null, url: '/admin', gate: [], items: [] },
   {
@@ -64,8 +64,10 @@ export const NAVIGATION: readonly NavGroup[] = [
     id: 'users', label: 'menu.users', cy: 'users', gate: ['users:*', 'roles:*'],
     items: [
       { id: 'users.users', label: 'menu.users', url: '/admin/users', cy: 'users', gate: ['users:get'], also: ['/admin/users/'] },
-      { id: 'users.userRoles', label: 'menu.userRoles', url: '/admin/users/roles/users', cy: 'userRoles', gate: ['roles:get'], also: ['/admin/users/roles/'] },
+      { id: 'users.userRoles', label: 'menu.userRoles', url: '/admin/users/roles', cy: 'userRoles', gate: ['roles:get'], also: ['/admin/users/roles/'] },
       { id: 'users.listRoles', label: 'menu.listRoles', url: '/admin/users/roles/lists', cy: 'listRoles', gate: ['roles:get'], also: ['/admin/users/roles/lists/'] },
+      // Mailroom's own (listmonk has no audit log): the same gate as GET /api/audit.
+      { id: 'users.audit', label: 'menu.auditLog', url: '/admin/users/audit', cy: 'audit', gate: ['users:get'] },
     ],
   },
   {
@@ -73,7 +75,7 @@ export const NAVIGATION: readonly NavGroup[] = [
     items: [
       { id: 'settings.all', label: 'menu.settings', url: '/admin/settings', cy: 'all-settings', gate: ['settings:get'], also: ['/admin/settings/'] },
       { id: 'settings.logs', label: 'menu.logs', url: '/admin/settings/logs', cy: 'logs', gate: ['settings:get'] },
-      { id: 'settings.maintenance', label: 'menu.maintenance', url: '/admin/settings/maintenance', cy: 'maintenance', gate: ['settings:maintain'] },
+      { id: 'settings.maintenance', label: 'menu.maintenance', url: '/admin/settings/maintenance', cy: 'maintenance', gate: ['settings:maintain'], also: ['/admin/settings/maintenance/'] },
     ],
   },
 ];

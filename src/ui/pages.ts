@@ -27,7 +27,8 @@
  * its status and message; anything else is logged and answered with the generic 500 page. The same holds
  * for errors raised before the handler on a page route (the auth hook's 403 `permission denied`, a
  * missing CSRF token, 429, a malformed body): page routes carry their own Fastify `errorHandler`, so a
- * browser gets an HTML page with the admin CSP, never JSON.
+ * browser gets an HTML page with the admin CSP, never JSON. Except a 401, which only a request with
+ * an Authorization header meets on a page: it gets the API's JSON answer and Basic challenge.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { h, type VNode } from 'preact';
@@ -207,6 +208,10 @@ export function registerPages(app: FastifyInstance, pages: readonly PageDef[]): 
       schema: { hide: true },
       errorHandler: async (err, request, reply) => {
         const [status, message] = toHttpError(err);
+        // Wrong or malformed credentials in an Authorization header (an API client, not a browser,
+        // which is redirected to sign in instead): the app's handler answers its JSON 401 with the
+        // `WWW-Authenticate` challenge, as on every API route (test/sweep/auth.test.ts).
+        if (status === 401) throw err;
         if (status >= 500) request.log.error({ err }, 'admin page failed');
         else request.log.info({ status, message }, 'admin page refused');
         return sendErrorPage(app, request, reply, status, status >= 500 ? undefined : message);

@@ -46,6 +46,21 @@ const EXPECTED: Record<string, [string, string] | null> = {
   'POST /api/tx': ['tx.send', 'tx'],
   'POST /api/logout': ['sessions.logout', 'sessions'],
   'POST /admin/logout': ['sessions.logout', 'sessions'],
+  'POST /admin/users/roles': ['roles.create_user_role', 'roles'],
+  'POST /admin/users/roles/:id': ['roles.update_user_role', 'roles'],
+  'POST /admin/users/roles/:id/delete': ['roles.delete', 'roles'],
+  'POST /admin/users/roles/:id/clone': ['roles.create_user_role', 'roles'],
+  'POST /admin/users/roles/lists/:id/clone': ['roles.create_list_role', 'roles'],
+  'POST /admin/users/roles/lists': ['roles.create_list_role', 'roles'],
+  'POST /admin/users/roles/lists/:id': ['roles.update_list_role', 'roles'],
+  'POST /admin/users/roles/lists/:id/delete': ['roles.delete', 'roles'],
+  'POST /admin/users/roles/lists/rows': null,
+  // The users pages' forms (src/modules/users/pages.tsx): the same names as the API routes doing the same.
+  'POST /admin/users': ['users.create', 'users'],
+  'POST /admin/users/:id': ['users.update', 'users'],
+  'POST /admin/users/:id/delete': ['users.delete', 'users'],
+  'POST /admin/users/:id/regenerate-token': ['users.regenerate_token', 'users'],
+  'POST /admin/user/profile': ['profile.update', 'profile'],
   // Identity and maintenance routes of issue 16 (listmonk reference §3, §12), named before they land.
   'POST /api/users': ['users.create', 'users'],
   'PUT /api/users/:id': ['users.update', 'users'],
@@ -60,9 +75,15 @@ const EXPECTED: Record<string, [string, string] | null> = {
   'PUT /api/roles/lists/:id': ['roles.update_list_role', 'roles'],
   'DELETE /api/roles/:id': ['roles.delete', 'roles'],
   'POST /api/settings/smtp/test': ['settings.test_smtp', 'settings'],
+  'POST /admin/settings': ['settings.update', 'settings'],
+  'POST /admin/settings/smtp/test': ['settings.test_smtp', 'settings'],
   'DELETE /api/maintenance/subscribers/:type': ['maintenance.delete_subscribers', 'maintenance'],
   'DELETE /api/maintenance/analytics/:type': ['maintenance.delete_analytics', 'maintenance'],
   'DELETE /api/maintenance/subscriptions/unconfirmed': ['maintenance.delete_subscriptions_unconfirmed', 'maintenance'],
+  // The Maintenance page's delete forms (src/modules/maintenance/pages.tsx), named as their API routes.
+  'POST /admin/settings/maintenance/subscribers': ['maintenance.delete_subscribers', 'maintenance'],
+  'POST /admin/settings/maintenance/subscriptions': ['maintenance.delete_subscriptions_unconfirmed', 'maintenance'],
+  'POST /admin/settings/maintenance/analytics': ['maintenance.delete_analytics', 'maintenance'],
 };
 
 describe('auditAction', () => {

@@ -123,6 +123,16 @@ describe('every non-public route needs credentials', () => {
         'GET /archive/:key',
         'GET /uploads/:filename',
         'GET /uploads/thumbs/:filename',
+        // sign-in pages after the password (listmonk's public admin pages)
+        'GET /admin/login/twofa',
+        'POST /admin/login/twofa',
+        'GET /admin/forgot',
+        'POST /admin/forgot',
+        'GET /admin/reset',
+        'POST /admin/reset',
+        // OIDC sign-in: start and the provider's callback (listmonk's /auth/oidc)
+        'GET /auth/oidc',
+        'POST /auth/oidc',
         // load balancers
         'GET /health',
         // the admin UI's root redirect and its static assets (CSS, JS: no credentials needed)

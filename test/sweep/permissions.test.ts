@@ -81,8 +81,20 @@ interface Sample {
   needs?: Permission[];
 }
 
+/**
+ * The id of the API user whose role holds nothing, the caller of routes open to anyone signed in: the
+ * two-factor routes act on the caller's own id only (another id is a 403 of its own).
+ */
+async function emptyRoleUserId(): Promise<number> {
+  const username = (await apiUser([])).split(' ')[1]!.split(':')[0]!;
+  const [row] = await t.deps.db.sql<{ id: number }>('SELECT id FROM users WHERE username = $1', [username]);
+  return row!.id;
+}
 /** Requests per route (`METHOD pattern`); built on call, so a deleting request gets a fresh resource. */
 const SAMPLES: Record<string, () => Sample | Promise<Sample>> = {
+  'GET /api/users/:id/twofa/totp': async () => ({ url: `/api/users/${await emptyRoleUserId()}/twofa/totp` }),
+  'PUT /api/users/:id/twofa': async () => ({ url: `/api/users/${await emptyRoleUserId()}/twofa`, body: { type: 'totp', secret: 'JBSWY3DPEHPK3PXP', code: '123456' } }),
+  'DELETE /api/users/:id/twofa': async () => ({ url: `/api/users/${await emptyRoleUserId()}/twofa`, body: { password: 'not the password' } }),
   'GET /api/lists/:id': () => ({ url: `/api/lists/${fx.list}`, needs: ['lists:get_all'] }),
   'POST /api/lists': () => ({ body: { name: `Sweep list ${++seq}`, type: 'public', optin: 'single' } }),
   'PUT /api/lists/:id': () => ({ url: `/api/lists/${fx.list}`, body: { description: `changed ${++seq}` }, needs: ['lists:manage_all'] }),

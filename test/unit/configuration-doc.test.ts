@@ -22,6 +22,7 @@ import { engineSettings } from '../../src/workers/engine-settings.js';
 import { privacySettings } from '../../src/modules/tracking/settings.js';
 import { messengerSettings } from '../../src/mail/messenger-settings.js';
 import { auditSettings } from '../../src/modules/audit/settings.js';
+import { oidcSettings } from '../../src/modules/auth/oidc-settings.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const DOC = readFileSync(join(ROOT, 'docs/configuration.md'), 'utf8');
@@ -69,6 +70,7 @@ function settingDefs(config: Config): SettingDef[] {
     ...Object.values(txSettings()), ...Object.values(importSettings()), ...Object.values(subscriberSettings()),
     ...Object.values(publicSubscriptionSettings()), ...Object.values(engineSettings()), ...Object.values(privacySettings()),
     ...Object.values(messengerSettings()), ...Object.values(corsSettings()), ...Object.values(auditSettings()),
+    ...Object.values(oidcSettings()),
   ];
 }
 

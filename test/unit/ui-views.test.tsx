@@ -137,7 +137,7 @@ describe('navigation', () => {
     expect(groups.find((g) => g.id === 'subscribers')?.items.map((i) => i.cy)).toEqual(['all-subscribers']);
     expect(groups.find((g) => g.id === 'campaigns')?.items.map((i) => i.url)).toEqual(['/admin/campaigns']);
     const admin = visibleNavigation(makePrincipal([], { userRoleId: 1 }));
-    expect(admin.flatMap((g) => g.items.map((i) => i.cy))).toEqual(['all-lists', 'forms', 'all-subscribers', 'import', 'bounces', 'all-campaigns', 'new-campaign', 'media', 'templates', 'analytics', 'users', 'userRoles', 'listRoles', 'all-settings', 'logs', 'maintenance']);
+    expect(admin.flatMap((g) => g.items.map((i) => i.cy))).toEqual(['all-lists', 'forms', 'all-subscribers', 'import', 'bounces', 'all-campaigns', 'new-campaign', 'media', 'templates', 'analytics', 'users', 'userRoles', 'listRoles', 'audit', 'all-settings', 'logs', 'maintenance']);
     expect(NAVIGATION.flatMap((g) => g.items).every((i) => i.url.startsWith('/admin/'))).toBe(true);
   });
 

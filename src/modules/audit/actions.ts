@@ -57,6 +57,26 @@ export const ACTION_OVERRIDES: Readonly<Record<string, AuditAction | null>> = {
   'POST /api/settings/smtp/test': { action: 'settings.test_smtp', resourceType: 'settings' },
   'POST /api/logout': { action: 'sessions.logout', resourceType: 'sessions' },
   'POST /admin/logout': { action: 'sessions.logout', resourceType: 'sessions' },
+  // The roles admin pages (src/modules/roles/pages.tsx): the same names as the roles API.
+  'POST /admin/users/roles': { action: 'roles.create_user_role', resourceType: 'roles' },
+  'POST /admin/users/roles/:id': { action: 'roles.update_user_role', resourceType: 'roles' },
+  'POST /admin/users/roles/:id/delete': { action: 'roles.delete', resourceType: 'roles' },
+  'POST /admin/users/roles/:id/clone': { action: 'roles.create_user_role', resourceType: 'roles' },
+  'POST /admin/users/roles/lists/:id/clone': { action: 'roles.create_list_role', resourceType: 'roles' },
+  'POST /admin/users/roles/lists': { action: 'roles.create_list_role', resourceType: 'roles' },
+  'POST /admin/users/roles/lists/:id': { action: 'roles.update_list_role', resourceType: 'roles' },
+  'POST /admin/users/roles/lists/:id/delete': { action: 'roles.delete', resourceType: 'roles' },
+  // Re-renders the list-role form with a row more or less; saves nothing.
+  'POST /admin/users/roles/lists/rows': null,
+  // The profile page posts to listmonk's /admin/user/profile (singular `user`): the same change as PUT /api/profile.
+  'POST /admin/user/profile': { action: 'profile.update', resourceType: 'profile' },
+  // The settings form (src/modules/settings/pages.tsx): the same changes as the API routes.
+  'POST /admin/settings': { action: 'settings.update', resourceType: 'settings' },
+  'POST /admin/settings/smtp/test': { action: 'settings.test_smtp', resourceType: 'settings' },
+  // The Maintenance page's delete forms: named as the API routes doing the same deletes.
+  'POST /admin/settings/maintenance/subscribers': { action: 'maintenance.delete_subscribers', resourceType: 'maintenance' },
+  'POST /admin/settings/maintenance/subscriptions': { action: 'maintenance.delete_subscriptions_unconfirmed', resourceType: 'maintenance' },
+  'POST /admin/settings/maintenance/analytics': { action: 'maintenance.delete_analytics', resourceType: 'maintenance' },
 };
 
 /** A URL segment as a name part: lower case, `-` and `.` become `_`. */

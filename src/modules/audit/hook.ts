@@ -16,6 +16,18 @@ function idText(value: unknown): string | null {
   return null;
 }
 
+/** Ids of resources created by admin form posts (their answer is a redirect, not `{data: {id}}`). */
+const notedIds = new WeakMap<FastifyRequest, string>();
+
+/**
+ * Records `id` as the resource a create request made, for a route whose answer carries no
+ * `data.id` (an admin form post answers a 303 redirect). Call it from the handler after the create.
+ */
+export function noteAuditResource(request: FastifyRequest, id: number | string): void {
+  const text = idText(id);
+  if (text !== null) notedIds.set(request, text);
+}
+
 /** The `:id` path parameter of a request, as text, or null. */
 function paramId(request: FastifyRequest): string | null {
   const params = request.params as Record<string, unknown> | undefined;
@@ -61,7 +73,7 @@ export function installAuditHook(app: FastifyInstance, audit: AuditService): voi
       username: principal.username,
       action: action.action,
       resourceType: action.resourceType,
-      resourceId: paramId(request) ?? createdIds.get(request) ?? null,
+      resourceId: paramId(request) ?? createdIds.get(request) ?? notedIds.get(request) ?? null,
       method: request.method,
       path: url,
       status,

@@ -16,7 +16,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { FieldError, TooManyRequestsError } from '../../errors.js';
 import { pageContext, safeNext, sendResult, view } from '../../ui/pages.js';
 import { t } from '../../ui/i18n.js';
-import { LoginView, SetupView, type ViewParts } from '../../ui/views/auth.js';
+import { LoginView, SetupView, type OidcOption, type ViewParts } from '../../ui/views/auth.js';
 import { LoginError, type LoginService, type SignedIn } from './login.js';
 import { randomToken, sameToken, SESSION_ABSOLUTE_S, SESSION_COOKIE, type SessionService } from './sessions.js';
 
@@ -29,6 +29,8 @@ export interface LoginPageDeps {
   sessions: SessionService;
   /** Cookies get `Secure` (the root URL is https). */
   secureCookies: boolean;
+  /** The OIDC button while `security.oidc` is on (OidcService.loginOption), else null. */
+  oidc?: { loginOption(): OidcOption | null };
 }
 
 type Form = Record<string, unknown>;
@@ -68,7 +70,7 @@ export function loginPages(app: FastifyInstance, deps: LoginPageDeps): void {
     }
     const csrf = formToken(request, reply);
     if (await deps.login.needsSetup()) return render(request, reply, SetupView({ csrf }), 200);
-    return render(request, reply, LoginView({ csrf, next }), 200);
+    return render(request, reply, LoginView({ csrf, next, oidc: deps.oidc?.loginOption() ?? null }), 200);
   });
 
   app.post('/admin/login', { config: { public: true }, schema: { hide: true } }, async (request, reply) => {

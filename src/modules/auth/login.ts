@@ -7,26 +7,19 @@
  */
 import { isDbError, SqlState, type Db } from '../../db/db.js';
 import { loadQueries } from '../../db/queries.js';
-import { FieldError, TooManyRequestsError } from '../../errors.js';
+import { FieldError } from '../../errors.js';
 import { principalRowByUsername } from '../users/principal.js';
 import { generatePassword, hashPassword, verifyPassword } from '../users/service.js';
 import type { SessionOrigin, SessionService } from './sessions.js';
 import { sleep } from '../../util/sleep.js';
+import { FailureCounter, ipKey } from './failures.js';
 
-const Q = loadQueries(new URL('./login.sql', import.meta.url), [
-  'login-failure-get',
-  'login-failure-add',
-  'login-failure-clear',
-  'login-user-count',
-  'login-setup-insert',
-]);
+const Q = loadQueries(new URL('./login.sql', import.meta.url), ['login-user-count', 'login-setup-insert']);
 
 /** Shortest time a sign-in attempt takes (ms), right or wrong. */
 export const MIN_LOGIN_MS = 300;
-/** Failed sign-ins allowed per client address per window. */
-export const LOGIN_MAX_FAILURES = 10;
-/** The failure window (s). */
-export const LOGIN_WINDOW_S = 15 * 60;
+/** The failure limit and window, shared with the TOTP step (failures.ts). */
+export { LOGIN_MAX_FAILURES, LOGIN_WINDOW_S } from './failures.js';
 // Any fixed 64-bit number; only has to be the same in every instance.
 const SETUP_LOCK_KEY = 7_305_861_990_113;
 
@@ -51,11 +44,14 @@ export interface SetupInput {
 /** Signs users in with a password, and creates the first user. */
 export class LoginService {
   private dummyHash: Promise<string> | null = null;
+  private readonly failures: FailureCounter;
 
   constructor(
     private readonly db: Db,
     private readonly sessions: SessionService,
-  ) {}
+  ) {
+    this.failures = new FailureCounter(db);
+  }
 
   /** True when no sign-in user exists yet (the login page shows the first-run form). */
   async needsSetup(): Promise<boolean> {
@@ -79,20 +75,17 @@ export class LoginService {
   }
 
   private async check(username: string, password: string, origin: SessionOrigin): Promise<SignedIn> {
-    const key = `ip:${origin.ip}`;
-    const [state] = await this.db.run<{ failures: number; locked_ms: number }>(Q['login-failure-get'], { key });
-    if (state !== undefined && state.locked_ms > 0) {
-      throw new TooManyRequestsError(`too many failed sign-ins from this address; try again in ${Math.ceil(state.locked_ms / 60_000)} min`);
-    }
+    const keys = [ipKey(origin.ip)];
+    await this.failures.check(keys);
     const row = username.length > 0 && username.length <= 2000 ? await principalRowByUsername(this.db, username) : null;
     const usable = row !== null && row.type === 'user' && row.password_login && row.password_hash !== null;
     this.dummyHash ??= hashPassword(generatePassword());
     const ok = await verifyPassword(password.slice(0, 2000), usable ? (row.password_hash as string) : await this.dummyHash);
     if (!usable || !ok) {
-      await this.db.run(Q['login-failure-add'], { key, window_s: LOGIN_WINDOW_S, max: LOGIN_MAX_FAILURES });
+      await this.failures.fail(keys);
       throw new LoginError('wrong user name or password');
     }
-    await this.db.run(Q['login-failure-clear'], { key });
+    await this.failures.clear(keys);
     const twofaPending = row.twofa_type === 'totp';
     const token = await this.sessions.start(row.id, origin, twofaPending);
     return { token, userId: row.id, twofaPending };

@@ -22,15 +22,36 @@ interface StoredLine {
   line: Record<string, unknown>;
 }
 
-/** Renders one stored line as text (see the module comment). */
-export function formatLogLine(r: StoredLine): string {
-  const time = new Date(r.created_at).toISOString();
-  const level = LEVEL_NAMES[r.level] ?? String(r.level);
+/** One log line in parts, as the Logs page shows it (the text form joins them with spaces). */
+export interface LogLineParts {
+  /** RFC 3339 time in UTC with milliseconds. */
+  time: string;
+  /** The instance that wrote it (MAILROOM_INSTANCE_ID). */
+  instance: string;
+  /** `INFO`, `WARN`, `ERROR`, … (pino's level names, upper case). */
+  level: string;
+  /** `[<component>: ]<message>[ <other fields as JSON>]`. */
+  message: string;
+}
+
+/** Splits one stored line into the parts of its text form (see the module comment). */
+export function logLineParts(r: StoredLine): LogLineParts {
   const component = typeof r.line.component === 'string' ? `${r.line.component}: ` : '';
   const msg = typeof r.line.msg === 'string' ? r.line.msg : '';
   const rest = Object.fromEntries(Object.entries(r.line).filter(([k]) => !HEAD_FIELDS.has(k)));
   const tail = Object.keys(rest).length > 0 ? ` ${JSON.stringify(rest)}` : '';
-  return `${time} ${r.instance} ${level} ${component}${msg}${tail}`;
+  return {
+    time: new Date(r.created_at).toISOString(),
+    instance: r.instance,
+    level: LEVEL_NAMES[r.level] ?? String(r.level),
+    message: `${component}${msg}${tail}`,
+  };
+}
+
+/** Renders one stored line as text (see the module comment). */
+export function formatLogLine(r: StoredLine): string {
+  const p = logLineParts(r);
+  return `${p.time} ${p.instance} ${p.level} ${p.message}`;
 }
 
 /** Reads log lines. */
@@ -41,5 +62,11 @@ export class LogService {
   async recent(limit = DEFAULT_LOG_LINES): Promise<string[]> {
     const rows = await this.db.run<StoredLine>(Q['log-lines-recent'], { limit });
     return rows.map(formatLogLine);
+  }
+
+  /** The `limit` newest lines of all instances, oldest first, in parts (the Logs page). */
+  async recentParts(limit = DEFAULT_LOG_LINES): Promise<LogLineParts[]> {
+    const rows = await this.db.run<StoredLine>(Q['log-lines-recent'], { limit });
+    return rows.map(logLineParts);
   }
 }

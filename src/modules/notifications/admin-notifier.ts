@@ -7,7 +7,8 @@
  * goes through the `email` messenger from `app.from_email`, one message per address, plain text,
  * marked `Auto-Submitted: auto-generated` (RFC 3834) so that auto-responders leave it alone. A
  * transient failure is retried twice (1 s, 5 s by default); what still fails is logged and dropped.
- * Nothing is sent while `app.notify_emails` is empty (the default, as in listmonk).
+ * Nothing is sent while `app.notify_emails` is empty (the default, as in listmonk). {@link
+ * AdminNotifier.deliver} sends other system e-mails (the password-reset link) the same way.
  */
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
@@ -60,9 +61,23 @@ export class AdminNotifier {
         headers: [['Auto-Submitted', 'auto-generated']],
         messageId: `${randomUUID()}@${domain}`,
       };
-      const sending = this.send(message).finally(() => this.pending.delete(sending));
-      this.pending.add(sending);
+      this.deliver(message);
     }
+  }
+
+  /**
+   * Queues one system e-mail to one recipient (a password-reset link) through the same messenger,
+   * retries and drain as the notifications. Never throws and returns at once; returns false, sending
+   * nothing, when too many messages are waiting.
+   */
+  deliver(message: OutgoingMessage): boolean {
+    if (this.pending.size >= MAX_PENDING) {
+      this.opts.logger.warn({ subject: message.subject }, 'too many system e-mails waiting; not sending this one');
+      return false;
+    }
+    const sending = this.send(message).finally(() => this.pending.delete(sending));
+    this.pending.add(sending);
+    return true;
   }
 
   /** Resolves once every queued notification was sent or given up (graceful shutdown, tests). */

@@ -9,7 +9,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/db.js';
 import { loadQueries } from '../../db/queries.js';
-import { BadRequestError, FieldError } from '../../errors.js';
+import { FieldError } from '../../errors.js';
 import { acceptsNull, dropNullOptionals, explainNull } from '../../http/nulls.js';
 import { isUnchangedSecret, secretMovedProblem, type SettingDef } from '../../settings/definitions.js';
 
@@ -23,15 +23,20 @@ interface Entry {
   validate: ValidateFunction;
 }
 
-function describe(key: string, errors: ErrorObject[] | null | undefined): string {
+/** The first schema error as a FieldError naming the path inside the value (`smtp.0.port`). */
+function invalid(key: string, errors: ErrorObject[] | null | undefined): FieldError {
   const e = errors?.[0];
-  if (!e) return `${key}: is invalid`;
+  if (!e) return new FieldError(key, 'is invalid');
   const path = e.instancePath.replace(/^\//u, '').replace(/\//gu, '.');
   const missing = typeof e.params.missingProperty === 'string' ? e.params.missingProperty : '';
   const where = [key, path, missing].filter((p) => p !== '').join('.');
-  if (e.keyword === 'required') return `${where}: is required`;
-  if (e.keyword === 'enum') return `${where}: must be one of ${(e.params.allowedValues as unknown[]).join(', ')}`;
-  return `${where}: ${e.message ?? 'is invalid'}`;
+  if (e.keyword === 'required') return new FieldError(where, 'is required');
+  if (e.keyword === 'enum') return new FieldError(where, `must be one of ${(e.params.allowedValues as unknown[]).join(', ')}`);
+  return new FieldError(where, e.message ?? 'is invalid');
+}
+
+function describe(key: string, errors: ErrorObject[] | null | undefined): string {
+  return invalid(key, errors).message;
 }
 
 /** The settings of this Mailroom database. */
@@ -78,6 +83,11 @@ export class SettingsService {
     return out;
   }
 
+  /** Every declared setting, in declaration order (the settings page builds its form from them). */
+  definitions(): SettingDef[] {
+    return [...this.entries.values()].map((e) => e.def);
+  }
+
   /** Registers a listener for changes (from this or another instance). */
   onChange(listener: SettingsListener): void {
     this.listeners.push(listener);
@@ -86,7 +96,8 @@ export class SettingsService {
   /**
    * Normalises, validates and writes the given keys (others keep their values), in one transaction,
    * then applies them. A key sent as `null` is not given, and keeps its value (nulls.ts). Throws
-   * FieldError naming the first unknown or invalid key; nothing is written then.
+   * FieldError naming the first unknown or invalid key, or the path inside its value (`smtp.0.port`);
+   * nothing is written then.
    */
   async update(patch: Record<string, unknown>): Promise<void> {
     const next = new Map<string, unknown>();
@@ -99,7 +110,7 @@ export class SettingsService {
       const input = entry.def.normalize ? entry.def.normalize(raw) : raw;
       if (!entry.validate(input)) {
         explainNull(entry.validate.errors, input);
-        throw new BadRequestError(describe(key, entry.validate.errors));
+        throw invalid(key, entry.validate.errors);
       }
       const value = entry.def.keepSecrets ? entry.def.keepSecrets(input as never, this.get(entry.def) as never, key) : input;
       const problem = entry.def.check?.(value as never);

@@ -198,7 +198,8 @@ function setupTabs(): void {
 
 /** Forms with `data-guard`: leaving with unsaved changes asks first (listmonk §4.3). */
 function setupGuards(): void {
-  let dirty = false;
+  // A form re-rendered by the server with what the user typed (a failed save) starts with unsaved changes.
+  let dirty = document.querySelector('form[data-guard][data-dirty="true"]') !== null;
   let submitting = false;
   document.addEventListener('input', (e) => {
     if ((e.target as Element).closest('form[data-guard]')) dirty = true;
