@@ -75,13 +75,12 @@ export function UsersView({ ctx, users, query, total }: UsersViewProps): VNode {
             <span class="visually-hidden"> {u.username}</span>
           </a>
           {manage ? (
-            <form method="post" action={`/admin/users/${u.id}/delete`} class="inline-form">
-              {CsrfField({ token: ctx.csrf })}
-              <button type="submit" class="button danger small" data-cy="btn-delete" data-confirm={t('users.deleteConfirm', { name: u.username })}>
-                {words.delete}
-                <span class="visually-hidden"> {u.username}</span>
-              </button>
-            </form>
+            // Every row's Delete submits the one form below the table (with the CSRF token once),
+            // to its own URL: a 50-row page carries one token instead of fifty.
+            <button type="submit" form="users-delete" formaction={`/admin/users/${u.id}/delete`} class="button danger small" data-cy="btn-delete" data-confirm={t('users.deleteConfirm', { name: u.username })}>
+              {words.delete}
+              <span class="visually-hidden"> {u.username}</span>
+            </button>
           ) : null}
         </div>
       ),
@@ -106,6 +105,11 @@ export function UsersView({ ctx, users, query, total }: UsersViewProps): VNode {
         cy="users-table"
         empty={<EmptyState message={t(query.trim() === '' ? 'globals.messages.emptyState' : 'users.noMatch')} />}
       />
+      {manage ? (
+        <form id="users-delete" method="post" action="/admin/users" class="inline-form" hidden>
+          {CsrfField({ token: ctx.csrf })}
+        </form>
+      ) : null}
     </section>
   );
 }
