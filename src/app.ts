@@ -154,7 +154,7 @@ export async function buildApp(deps: Deps): Promise<App> {
   });
   uiRoutes(app);
   loginPages(app, { login: deps.login, sessions: deps.sessions, secureCookies: deps.config.rootUrl.startsWith('https:'), oidc: deps.oidc });
-  userPages(app, { accounts: deps.accounts, roles: deps.roles });
+  userPages(app, { accounts: deps.accounts, roles: deps.roles, twofa: deps.twofa });
   settingsPages(app, deps.settings, deps.smtpTest);
   auditRoutes(app, deps.audit);
   dashboardPages(app, deps.dashboard);

@@ -6,6 +6,8 @@
  * `users:manage` on every POST (and no Save button), the CSRF token required, and the profile form.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Secret, TOTP } from 'otpauth';
+import { hashPassword } from '../../src/modules/users/service.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 
 let t: TestApp;
@@ -211,7 +213,7 @@ describe('the profile', () => {
     const page = await get(me, '/admin/user/profile');
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain(`@admin-${seq}`);
-    expect(page.body).toContain('data-cy="twofa-placeholder"');
+    expect(page.body).toContain('data-cy="btn-twofa-setup"');
     const res = await post(me, '/admin/user/profile', { name: 'New <Name>', email: `admin-${seq}@example.com`, password: '', password2: '' });
     expect(res.statusCode).toBe(303);
     expect(res.headers.location).toBe('/admin/user/profile');
@@ -222,5 +224,44 @@ describe('the profile', () => {
     const badEmail = await post(me, '/admin/user/profile', { name: 'x', email: 'not an address' });
     expect(badEmail.statusCode).toBe(422);
     expect(badEmail.body).toContain('id="f-email-error"');
+  });
+});
+
+describe('two-step sign-in from the profile', () => {
+  const codeOf = (secret: string, ms = Date.now()) => new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30, algorithm: 'SHA1' }).generate({ timestamp: ms });
+
+  it('shows a QR code and secret, refuses a wrong code keeping the same secret, turns on with the right one and off with the password', async () => {
+    const me = await signedIn(1);
+    await t.deps.db.sql('UPDATE users SET password_hash = $1 WHERE id = $2', [await hashPassword('my long password'), me.userId]);
+    const other = await t.deps.sessions.start(me.userId, { ip: '127.0.0.1', userAgent: 'other browser' });
+    const setup = await get(me, '/admin/user/profile?twofa=setup');
+    expect(setup.statusCode).toBe(200);
+    expect(setup.body).toContain('data-cy="twofa-qr"');
+    expect(setup.body).toMatch(/src="data:image\/png;base64,[A-Za-z0-9+/=]+"/u);
+    const secret = /name="secret" value="([A-Z2-7]+)"/u.exec(setup.body)![1]!;
+    const wrong = await post(me, '/admin/user/profile/twofa', { secret, code: codeOf(secret, Date.now() - 10 * 60_000) === '000000' ? '111111' : '000000' });
+    expect(wrong.statusCode).toBe(422);
+    expect(wrong.body).toContain(`value="${secret}"`);
+    expect(wrong.body).toMatch(/aria-invalid="true"[^>]*name="code"|name="code"[^>]*aria-invalid="true"/u);
+    expect((await t.deps.accounts.get(me.userId)).twofa_type).toBe('none');
+    const on = await post(me, '/admin/user/profile/twofa', { secret, code: codeOf(secret) });
+    expect(on.statusCode).toBe(303);
+    expect((await t.deps.accounts.get(me.userId)).twofa_type).toBe('totp');
+    // The other browser's session ended; this one lives on.
+    expect(await t.deps.sessions.find(other)).toBeNull();
+    const page = await get(me, '/admin/user/profile');
+    expect(page.body).toContain('data-cy="twofa-disable-form"');
+    const badOff = await post(me, '/admin/user/profile/twofa/disable', { password: 'not my password' });
+    expect(badOff.statusCode).toBe(422);
+    expect((await t.deps.accounts.get(me.userId)).twofa_type).toBe('totp');
+    const off = await post(me, '/admin/user/profile/twofa/disable', { password: 'my long password' });
+    expect(off.statusCode).toBe(303);
+    expect((await t.deps.accounts.get(me.userId)).twofa_type).toBe('none');
+  });
+
+  it('needs the CSRF token', async () => {
+    const me = await signedIn(1);
+    const res = await t.app.inject({ method: 'POST', url: '/admin/user/profile/twofa', headers: { cookie: me.cookie, 'content-type': 'application/x-www-form-urlencoded' }, payload: 'secret=AAAA&code=123456' });
+    expect(res.statusCode).toBe(403);
   });
 });

@@ -68,6 +68,8 @@ const EXPECTED: Record<string, [string, string] | null> = {
   'DELETE /api/users': ['users.delete_many', 'users'],
   'PUT /api/users/:id/twofa': ['users.enable_twofa', 'users'],
   'DELETE /api/users/:id/twofa': ['users.disable_twofa', 'users'],
+  'POST /admin/user/profile/twofa': ['users.enable_twofa', 'users'],
+  'POST /admin/user/profile/twofa/disable': ['users.disable_twofa', 'users'],
   'PUT /api/profile': ['profile.update', 'profile'],
   'POST /api/roles/users': ['roles.create_user_role', 'roles'],
   'POST /api/roles/lists': ['roles.create_list_role', 'roles'],

@@ -117,12 +117,12 @@ describe('the user form', () => {
 });
 
 describe('the profile', () => {
-  it('a password user: e-mail, name, password and repeat, the role badge, the 2FA placeholder', () => {
+  it('a password user: e-mail, name, password and repeat, the role badge, the 2FA set-up button', () => {
     const html = r(<ProfileView ctx={manager} user={user()} />);
     for (const name of ['email', 'name', 'password', 'password2', '_csrf']) expect(html).toContain(`name="${name}"`);
     expect(html).toContain('@ada');
     expect(html).toContain('Editors');
-    expect(html).toContain('data-cy="twofa-placeholder"');
+    expect(html).toContain('data-cy="btn-twofa-setup"');
     expect(html).toContain('data-cy="btn-save"');
   });
 

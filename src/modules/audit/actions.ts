@@ -54,6 +54,8 @@ export const ACTION_OVERRIDES: Readonly<Record<string, AuditAction | null>> = {
   'PUT /api/roles/lists/:id': { action: 'roles.update_list_role', resourceType: 'roles' },
   'PUT /api/users/:id/twofa': { action: 'users.enable_twofa', resourceType: 'users' },
   'DELETE /api/users/:id/twofa': { action: 'users.disable_twofa', resourceType: 'users' },
+  'POST /admin/user/profile/twofa': { action: 'users.enable_twofa', resourceType: 'users' },
+  'POST /admin/user/profile/twofa/disable': { action: 'users.disable_twofa', resourceType: 'users' },
   'POST /api/settings/smtp/test': { action: 'settings.test_smtp', resourceType: 'settings' },
   'POST /api/logout': { action: 'sessions.logout', resourceType: 'sessions' },
   'POST /admin/logout': { action: 'sessions.logout', resourceType: 'sessions' },

@@ -135,10 +135,19 @@ export class TwofaService {
    * user does not sign in with a password (listmonk `users.twoFAAlreadyEnabled`).
    */
   async generate(userId: number): Promise<TotpEnrolment> {
+    return this.enrolment(userId, new Secret({ size: TOTP_SECRET_BYTES }).base32);
+  }
+
+  /**
+   * The enrolment of a given secret (the admin profile page shows the same QR code again when the code
+   * typed was wrong, so the user need not scan a new one). Same errors as {@link generate}, plus
+   * FieldError(`secret`) for a malformed secret.
+   */
+  async enrolment(userId: number, rawSecret: string): Promise<TotpEnrolment> {
+    const secret = normalizeSecret(rawSecret);
     const row = await this.user(userId);
     TwofaService.requirePasswordLogin(row);
     if (row.twofa_type === 'totp') throw new BadRequestError('two-factor sign-in is already on');
-    const secret = new Secret({ size: TOTP_SECRET_BYTES }).base32;
     const uri = totpFor(secret, row.email ?? row.username, this.opts.issuer()).toString();
     const png = await QRCode.toBuffer(uri, { type: 'png', width: 200, margin: 2, errorCorrectionLevel: 'M' });
     return { secret, qr: png.toString('base64') };

@@ -13,6 +13,7 @@ import type { FormErrors } from '../../ui/components/form.js';
 import type { PageContext } from '../../ui/context.js';
 import { t } from '../../ui/i18n.js';
 import { page, redirect, registerPages, view, type PageResult } from '../../ui/pages.js';
+import type { TwofaService } from '../auth/twofa.js';
 import type { RoleService } from '../roles/service.js';
 import type { AccountService, ProfileCaller } from './accounts.js';
 import type { User, UserCreate, UserUpdate } from './schemas.js';
@@ -24,6 +25,8 @@ import { userMatches, UsersView } from './views/users.js';
 export interface UserPageDeps {
   accounts: AccountService;
   roles: RoleService;
+  /** TOTP enrolment for the profile page's two-step sign-in box. */
+  twofa: TwofaService;
 }
 
 /** Registers the users and profile pages (after installUi). */
@@ -39,6 +42,8 @@ export function userPages(app: FastifyInstance, deps: UserPageDeps): void {
     page('POST', '/admin/users/:id/regenerate-token', 'users:manage', on.regenerateToken),
     page('GET', '/admin/user/profile', 'authenticated', on.profile),
     page('POST', '/admin/user/profile', 'authenticated', on.saveProfile),
+    page('POST', '/admin/user/profile/twofa', 'authenticated', on.enableTwofa),
+    page('POST', '/admin/user/profile/twofa/disable', 'authenticated', on.disableTwofa),
   ]);
 }
 
@@ -120,7 +125,8 @@ function commonFields(body: Form, v: UserFormValues) {
   };
 }
 
-function handlers({ accounts, roles }: UserPageDeps) {
+function handlers(deps: UserPageDeps) {
+  const { accounts, roles } = deps;
   /** The form page (new or edit) with `values`, errors and status. */
   const formPage = async (ctx: PageContext, user: User | null, values: UserFormValues, failure?: { errors: FormErrors; formError: string | null }): Promise<PageResult> => {
     const [userRoles, listRoles] = await Promise.all([roles.userRoles(), roles.listRoles()]);
@@ -200,9 +206,39 @@ function handlers({ accounts, roles }: UserPageDeps) {
       }, (f) => formPage(ctx, user, formValues(user), f), new Set());
     },
 
-    profile: async (_request: FastifyRequest, ctx: PageContext) => {
+    profile: async (request: FastifyRequest, ctx: PageContext) => {
       const user = await accounts.profile(caller(ctx));
-      return view(t('users.profile'), <ProfileView ctx={ctx} user={user} />);
+      // `?twofa=setup` shows a new secret and its QR code (nothing is stored until a code proves it).
+      const setup = (request.query as Form).twofa === 'setup' && canEnrol(user) ? await deps.twofa.generate(user.id) : null;
+      return view(t('users.profile'), <ProfileView ctx={ctx} user={user} enrolment={setup} />);
+    },
+
+    enableTwofa: async (request: FastifyRequest, ctx: PageContext) => {
+      const user = await accounts.profile(caller(ctx));
+      const body = formOf(request);
+      try {
+        await deps.twofa.enable(user.id, field(body, 'secret'), field(body, 'code'), ctx.principal.session?.id ?? null);
+        return redirect('/admin/user/profile', { kind: 'success', key: 'users.twoFAEnabled' });
+      } catch (err) {
+        if (!(err instanceof AppError) || err.statusCode >= 500) throw err;
+        // Show the same secret again so the user need not scan a new code.
+        const enrolment = canEnrol(user) ? await deps.twofa.enrolment(user.id, field(body, 'secret')).catch(() => null) : null;
+        const errors = err instanceof FieldError ? { [err.field === 'secret' ? 'code' : err.field]: fieldMessage(err) } : {};
+        return view(t('users.profile'), <ProfileView ctx={ctx} user={user} enrolment={enrolment} twofaErrors={errors} formError={err instanceof FieldError ? null : err.message} />, { status: 422 });
+      }
+    },
+
+    disableTwofa: async (request: FastifyRequest, ctx: PageContext) => {
+      const user = await accounts.profile(caller(ctx));
+      const origin = { ip: request.ip, userAgent: String(request.headers['user-agent'] ?? '') };
+      try {
+        await deps.twofa.disable(user.id, field(formOf(request), 'password'), origin, ctx.principal.session?.id ?? null);
+        return redirect('/admin/user/profile', { kind: 'success', key: 'users.twoFADisabled' });
+      } catch (err) {
+        if (!(err instanceof AppError) || err.statusCode >= 500 || err.statusCode === 429) throw err;
+        const message = err instanceof FieldError ? fieldMessage(err) : t('users.twoFAWrongPassword');
+        return view(t('users.profile'), <ProfileView ctx={ctx} user={user} twofaErrors={{ twofa_password: message }} />, { status: 422 });
+      }
     },
 
     saveProfile: async (request: FastifyRequest, ctx: PageContext) => {
@@ -220,4 +256,14 @@ function handlers({ accounts, roles }: UserPageDeps) {
       }, async (f) => fail(f), PROFILE_FIELDS);
     },
   };
+}
+
+/** True when the user may turn TOTP on from the profile (a sign-in user with a password, TOTP off). */
+function canEnrol(user: User): boolean {
+  return user.type === 'user' && user.password_login && user.twofa_type !== 'totp';
+}
+
+/** A FieldError's message without its `field: ` prefix (the page shows it beside the field). */
+function fieldMessage(err: FieldError): string {
+  return err.message.replace(/^[^:]+: /u, '');
 }

@@ -12,6 +12,7 @@ import { CsrfField, Field, type FormErrors } from '../../../ui/components/form.j
 import { Badge, PageHeader } from '../../../ui/components/misc.js';
 import { NoticeMessage } from '../../../ui/components/notice.js';
 import { t } from '../../../ui/i18n.js';
+import type { TotpEnrolment } from '../../auth/twofa.js';
 import type { User } from '../schemas.js';
 import { TwoFactorLabel } from './common.js';
 
@@ -29,10 +30,14 @@ export interface ProfileViewProps {
   values?: ProfileValues;
   errors?: FormErrors;
   formError?: string | null;
+  /** A secret being enrolled and its QR code (PNG, base64), or null. */
+  enrolment?: TotpEnrolment | null;
+  /** Errors of the two-step sign-in forms (`code`, `twofa_password`). */
+  twofaErrors?: FormErrors;
 }
 
 /** The profile page's content. */
-export function ProfileView({ ctx, user, values, errors = {}, formError }: ProfileViewProps): VNode {
+export function ProfileView({ ctx, user, values, errors = {}, formError, enrolment = null, twofaErrors = {} }: ProfileViewProps): VNode {
   const v = values ?? { name: user.name, email: user.email ?? '' };
   const isApi = user.type === 'api';
   const withPassword = !isApi && user.password_login;
@@ -65,9 +70,48 @@ export function ProfileView({ ctx, user, values, errors = {}, formError }: Profi
         <section class="card form-stack" aria-labelledby="twofa-title" data-cy="twofa">
           <h2 id="twofa-title" class="section-title">{t('users.twoFA')}</h2>
           <p>{t('users.twoFAStatus')} <TwoFactorLabel type={user.twofa_type} /></p>
-          <p class="muted" data-cy="twofa-placeholder">{t('users.twoFAPlaceholder')}</p>
+          {TwoFactorBox({ csrf: ctx.csrf, user, enrolment, errors: twofaErrors })}
         </section>
       ) : null}
     </section>
+  );
+}
+
+/** The two-step sign-in box's forms: start, enrol with the app's code, or turn off with the password. */
+function TwoFactorBox({ csrf, user, enrolment, errors }: { csrf: string; user: User; enrolment: TotpEnrolment | null; errors: FormErrors }): VNode {
+  if (!user.password_login) return <p class="muted">{t('users.twoFANeedsPassword')}</p>;
+  if (user.twofa_type === 'totp') {
+    return (
+      <form method="post" action="/admin/user/profile/twofa/disable" class="form-stack" data-cy="twofa-disable-form">
+        <CsrfField token={csrf} />
+        <Field name="password" id="twofa_password" label={t('users.twoFAPassword')} type="password" error={errors.twofa_password} cy="twofa-password" autocomplete="current-password" required />
+        <div class="page-actions">
+          <button type="submit" class="button danger" data-cy="btn-twofa-disable">{t('users.twoFADisable')}</button>
+        </div>
+      </form>
+    );
+  }
+  if (enrolment === null) {
+    return (
+      <p>
+        <a class="button secondary" href="/admin/user/profile?twofa=setup#twofa-title" data-cy="btn-twofa-setup">{t('users.twoFASetup')}</a>
+      </p>
+    );
+  }
+  return (
+    <form method="post" action="/admin/user/profile/twofa" class="form-stack" data-cy="twofa-enable-form">
+      <CsrfField token={csrf} />
+      <input type="hidden" name="secret" value={enrolment.secret} />
+      <p>{t('users.twoFAScan')}</p>
+      <img class="twofa-qr" src={`data:image/png;base64,${enrolment.qr}`} width={200} height={200} alt={t('users.twoFAQrAlt')} data-cy="twofa-qr" />
+      <p>
+        {t('users.twoFASecret')} <code class="twofa-secret" data-cy="twofa-secret">{enrolment.secret}</code>
+      </p>
+      <Field name="code" label={t('users.totpCode')} hint={t('users.totpCodeHelp')} error={errors.code} required autocomplete="one-time-code" inputmode="numeric" pattern="[0-9]{6}" maxlength={6} cy="code" spellcheck={false} />
+      <div class="page-actions">
+        <button type="submit" class="button" data-cy="btn-twofa-enable">{t('users.twoFAEnable')}</button>
+        <a class="button secondary" href="/admin/user/profile">{t('globals.buttons.cancel')}</a>
+      </div>
+    </form>
   );
 }
