@@ -47,6 +47,7 @@ import { RoleRepo } from './modules/roles/repo.js';
 import { RoleService } from './modules/roles/service.js';
 import { SessionService } from './modules/auth/sessions.js';
 import { LoginService } from './modules/auth/login.js';
+import { SignInHousekeeping } from './modules/auth/housekeeping.js';
 import { TwofaService } from './modules/auth/twofa.js';
 import { PasswordResetService } from './modules/auth/password-reset.js';
 import { OidcService } from './modules/auth/oidc.js';
@@ -303,6 +304,9 @@ export async function buildDeps(config: Config, logger: Logger, opts: BuildOptio
     logger: logger.child({ component: 'password-reset' }),
   });
   const oidc = new OidcService(db, sessions, { settings: () => settings.get(oidcDefs.oidc), rootUrl: () => settings.get(core.rootUrl), logger: logger.child({ component: 'oidc' }) });
+  // Expired sessions, spent reset tokens and abandoned OIDC sign-ins are deleted hourly by every instance.
+  const signInHousekeeping = new SignInHousekeeping([sessions, passwordReset, oidc], logger.child({ component: 'sign-in' }));
+  signInHousekeeping.start();
   let runner: CampaignRunner | null = null;
   if (!config.apiOnly) {
     const runnerOpts: RunnerOptions = {
@@ -485,6 +489,7 @@ export async function buildDeps(config: Config, logger: Logger, opts: BuildOptio
       media.close();
       await opts.logLines?.close();
       await audit.stop();
+      await signInHousekeeping.stop();
       await instanceGuard?.close();
       if (opts.db === undefined) await db.close();
     },

@@ -7,6 +7,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SignInHousekeeping } from '../../src/modules/auth/housekeeping.js';
 import { hashToken } from '../../src/modules/users/service.js';
 import { AUTH, buildTestApp, type TestApp } from '../helpers/app.js';
 
@@ -154,5 +155,19 @@ describe('session cookies', () => {
     expect(String(out.headers['set-cookie'])).toMatch(/^session=;/u);
     expect((await inject('GET', '/api/lists', { cookie: s.cookie })).statusCode).toBe(401);
     expect((await t.deps.db.sql('SELECT 1 FROM sessions WHERE user_id = $1', [s.userId])).length).toBe(0);
+  });
+
+  it('are deleted by the hourly housekeeping once expired or idle; live ones stay', async () => {
+    const live = await signedIn();
+    const idle = await signedIn();
+    const old = await signedIn();
+    await t.deps.db.sql(`UPDATE sessions SET seen_at = now() - interval '13 hours' WHERE user_id = $1`, [idle.userId]);
+    await t.deps.db.sql(`UPDATE sessions SET expires_at = now() - interval '1 second' WHERE user_id = $1`, [old.userId]);
+    const warnings: unknown[] = [];
+    await new SignInHousekeeping([t.deps.sessions, t.deps.passwordReset], { warn: (x: unknown) => void warnings.push(x) } as never).runOnce();
+    expect(warnings).toEqual([]);
+    const left = await t.deps.db.sql<{ user_id: number }>('SELECT user_id FROM sessions WHERE user_id = ANY($1)', [[live.userId, idle.userId, old.userId]]);
+    expect(left.map((r) => r.user_id)).toEqual([live.userId]);
+    expect((await inject('GET', '/api/lists', { cookie: live.cookie })).statusCode).toBe(200);
   });
 });
