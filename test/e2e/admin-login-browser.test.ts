@@ -7,6 +7,8 @@
 import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Secret, TOTP } from 'otpauth';
+import { hashPassword } from '../../src/modules/users/service.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { browserAvailable, expectAccessible, openPage, screenshot, useBrowser } from '../helpers/browser.js';
 
@@ -128,5 +130,30 @@ describe.skipIf(!browserAvailable)('admin sign-in in a browser', () => {
     });
     expect(res.statusCode).toBe(403);
     expect(res.headers['set-cookie'] ?? '').not.toMatch(/session=[^;]/u);
+  });
+
+  it('a user with two-step sign-in gives the password, then the code from the app, and lands on the page asked for', async () => {
+    const hash = await hashPassword('bob has a long password');
+    const [bob] = await t.deps.db.sql<{ id: number }>(`INSERT INTO users (username, email, name, type, user_role_id, password_hash) VALUES ('bob', 'bob@example.com', 'Bob', 'user', 1, $1) RETURNING id`, [hash]);
+    const { secret } = await t.deps.twofa.generate(bob!.id);
+    const totp = new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30, algorithm: 'SHA1' });
+    // Enrol with the code of the previous step, so the sign-in below can use the current one (each code works once).
+    await t.deps.twofa.enable(bob!.id, secret, totp.generate({ timestamp: Date.now() - 30_000 }), null);
+    const p = await openPage(browser(), `${base}/admin/login?next=%2Fadmin%2Fusers`, { size: 'phone', scheme: 'light' });
+    try {
+      const { page } = p;
+      await signIn(page, 'bob', 'bob has a long password');
+      await page.locator('[data-cy=twofa-form]').waitFor();
+      // The password alone grants nothing yet.
+      expect(await apiStatus(page, '/api/lists')).toBe(401);
+      await expectAccessible(page, 'two-step code');
+      await page.locator('[data-cy=code]').fill(totp.generate());
+      await page.locator('[data-cy=btn-verify]').click();
+      await page.waitForURL((u) => u.pathname === '/admin/users');
+      expect(await apiStatus(page, '/api/lists')).toBe(200);
+      expect(p.cspViolations).toEqual([]);
+    } finally {
+      await p.close();
+    }
   });
 });
