@@ -48,6 +48,7 @@ import { RoleService } from './modules/roles/service.js';
 import { SessionService } from './modules/auth/sessions.js';
 import { LoginService } from './modules/auth/login.js';
 import { SignInHousekeeping } from './modules/auth/housekeeping.js';
+import { FailureCounter } from './modules/auth/failures.js';
 import { TwofaService } from './modules/auth/twofa.js';
 import { PasswordResetService } from './modules/auth/password-reset.js';
 import { OidcService } from './modules/auth/oidc.js';
@@ -304,8 +305,9 @@ export async function buildDeps(config: Config, logger: Logger, opts: BuildOptio
     logger: logger.child({ component: 'password-reset' }),
   });
   const oidc = new OidcService(db, sessions, { settings: () => settings.get(oidcDefs.oidc), rootUrl: () => settings.get(core.rootUrl), logger: logger.child({ component: 'oidc' }) });
-  // Expired sessions, spent reset tokens and abandoned OIDC sign-ins are deleted hourly by every instance.
-  const signInHousekeeping = new SignInHousekeeping([sessions, passwordReset, oidc], logger.child({ component: 'sign-in' }));
+  // Expired sessions, spent reset tokens, abandoned OIDC sign-ins and old failure counts are deleted
+  // hourly by every instance.
+  const signInHousekeeping = new SignInHousekeeping([sessions, passwordReset, oidc, new FailureCounter(db)], logger.child({ component: 'sign-in' }));
   signInHousekeeping.start();
   let runner: CampaignRunner | null = null;
   if (!config.apiOnly) {

@@ -7,6 +7,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FailureCounter } from '../../src/modules/auth/failures.js';
 import { SignInHousekeeping } from '../../src/modules/auth/housekeeping.js';
 import { hashToken } from '../../src/modules/users/service.js';
 import { AUTH, buildTestApp, type TestApp } from '../helpers/app.js';
@@ -157,14 +158,16 @@ describe('session cookies', () => {
     expect((await t.deps.db.sql('SELECT 1 FROM sessions WHERE user_id = $1', [s.userId])).length).toBe(0);
   });
 
-  it('are deleted by the hourly housekeeping once expired or idle; live ones stay', async () => {
+  it('are deleted by the hourly housekeeping once expired or idle, with old failure counts; live ones stay', async () => {
     const live = await signedIn();
     const idle = await signedIn();
     const old = await signedIn();
     await t.deps.db.sql(`UPDATE sessions SET seen_at = now() - interval '13 hours' WHERE user_id = $1`, [idle.userId]);
     await t.deps.db.sql(`UPDATE sessions SET expires_at = now() - interval '1 second' WHERE user_id = $1`, [old.userId]);
+    await t.deps.db.sql(`INSERT INTO login_failures (key, failures, window_start) VALUES ('ip:192.0.2.1', 3, now() - interval '3 days'), ('ip:192.0.2.2', 3, now())`);
     const warnings: unknown[] = [];
-    await new SignInHousekeeping([t.deps.sessions, t.deps.passwordReset], { warn: (x: unknown) => void warnings.push(x) } as never).runOnce();
+    await new SignInHousekeeping([t.deps.sessions, t.deps.passwordReset, new FailureCounter(t.deps.db)], { warn: (x: unknown) => void warnings.push(x) } as never).runOnce();
+    expect((await t.deps.db.sql<{ key: string }>(`SELECT key FROM login_failures WHERE key LIKE 'ip:192.0.2.%'`)).map((r) => r.key)).toEqual(['ip:192.0.2.2']);
     expect(warnings).toEqual([]);
     const left = await t.deps.db.sql<{ user_id: number }>('SELECT user_id FROM sessions WHERE user_id = ANY($1)', [[live.userId, idle.userId, old.userId]]);
     expect(left.map((r) => r.user_id)).toEqual([live.userId]);

@@ -18,3 +18,9 @@ ON CONFLICT (key) DO UPDATE SET
 
 -- name: login-failure-clear
 DELETE FROM login_failures WHERE key = :key;
+
+-- name: login-failures-delete-old
+-- Forgets counts whose window ended (and whose lock, if any, ran out) a day ago.
+DELETE FROM login_failures
+WHERE window_start < now() - make_interval(secs => :window_s) - interval '1 day'
+  AND (locked_until IS NULL OR locked_until < now());

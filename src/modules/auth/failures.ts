@@ -14,7 +14,7 @@ export const LOGIN_MAX_FAILURES = 10;
 /** The failure window (s). */
 export const LOGIN_WINDOW_S = 15 * 60;
 
-const Q = loadQueries(new URL('./failures.sql', import.meta.url), ['login-failure-get', 'login-failure-add', 'login-failure-clear']);
+const Q = loadQueries(new URL('./failures.sql', import.meta.url), ['login-failure-get', 'login-failure-add', 'login-failure-clear', 'login-failures-delete-old']);
 
 /** The failure key of a client address (login.ts uses the same). */
 export function ipKey(ip: string): string {
@@ -51,5 +51,10 @@ export class FailureCounter {
   /** Forgets the failures of each key (after a success). */
   async clear(keys: readonly string[]): Promise<void> {
     for (const key of keys) await this.db.run(Q['login-failure-clear'], { key });
+  }
+
+  /** Deletes counts whose window ended more than a day ago (sign-in housekeeping); safe from every instance. */
+  async purgeExpired(): Promise<void> {
+    await this.db.run(Q['login-failures-delete-old'], { window_s: LOGIN_WINDOW_S });
   }
 }

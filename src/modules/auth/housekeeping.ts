@@ -1,6 +1,7 @@
 /**
- * Sign-in housekeeping (issue 16): deletes expired and idle sessions, spent password-reset tokens and
- * abandoned OIDC sign-ins, a minute after start and then hourly. Every instance runs it; each delete is
+ * Sign-in housekeeping (issue 16): deletes expired and idle sessions, spent password-reset tokens,
+ * abandoned OIDC sign-ins and failed-sign-in counts of long-ended windows, a minute after start and
+ * then hourly. Every instance runs it; each delete is
  * idempotent, so two instances at once delete each row once. Rows it has not reached yet are refused
  * on read anyway (each lookup checks the expiry): this keeps the tables small, it is not what makes an
  * expired session useless.
