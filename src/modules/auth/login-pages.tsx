@@ -18,6 +18,7 @@ import { pageContext, safeNext, sendResult, view } from '../../ui/pages.js';
 import { t } from '../../ui/i18n.js';
 import { LoginView, SetupView, type OidcOption, type ViewParts } from '../../ui/views/auth.js';
 import { LoginError, type LoginService, type SignedIn } from './login.js';
+import { originOf } from './signin-routes.js';
 import { randomToken, sameToken, SESSION_ABSOLUTE_S, SESSION_COOKIE, type SessionService } from './sessions.js';
 
 /** The double-submit cookie of the sign-in forms. */
@@ -86,7 +87,7 @@ export function loginPages(app: FastifyInstance, deps: LoginPageDeps): void {
         ? render(request, reply, SetupView({ csrf, email: field(body, 'email'), username: field(body, 'username'), errors: { username: error } }), 403)
         : render(request, reply, LoginView({ csrf, next, username: field(body, 'username'), error }), 403);
     }
-    const origin = { ip: request.ip, userAgent: String(request.headers['user-agent'] ?? '') };
+    const origin = originOf(request);
     if (setup) {
       try {
         const done = await deps.login.setup(

@@ -13,6 +13,7 @@ import type { FormErrors } from '../../ui/components/form.js';
 import type { PageContext } from '../../ui/context.js';
 import { t } from '../../ui/i18n.js';
 import { page, redirect, registerPages, view, type PageResult } from '../../ui/pages.js';
+import { originOf } from '../auth/signin-routes.js';
 import type { TwofaService } from '../auth/twofa.js';
 import type { RoleService } from '../roles/service.js';
 import type { AccountService, ProfileCaller } from './accounts.js';
@@ -230,9 +231,8 @@ function handlers(deps: UserPageDeps) {
 
     disableTwofa: async (request: FastifyRequest, ctx: PageContext) => {
       const user = await accounts.profile(caller(ctx));
-      const origin = { ip: request.ip, userAgent: String(request.headers['user-agent'] ?? '') };
       try {
-        await deps.twofa.disable(user.id, field(formOf(request), 'password'), origin, ctx.principal.session?.id ?? null);
+        await deps.twofa.disable(user.id, field(formOf(request), 'password'), originOf(request), ctx.principal.session?.id ?? null);
         return redirect('/admin/user/profile', { kind: 'success', key: 'users.twoFADisabled' });
       } catch (err) {
         if (!(err instanceof AppError) || err.statusCode >= 500 || err.statusCode === 429) throw err;
